@@ -1,0 +1,14 @@
+"""Feature extraction: raw tokens -> token dicts -> EncodedSequences (CSR + offsets)."""
+
+from ._encoded import EncodedSequences
+from ._encoder import TokenDictEncoder
+from .token import TokenFeatures, word_shape
+from .tutorial import crfsuite_tutorial_features
+
+__all__ = [
+    "EncodedSequences",
+    "TokenDictEncoder",
+    "TokenFeatures",
+    "crfsuite_tutorial_features",
+    "word_shape",
+]

@@ -1,0 +1,50 @@
+"""EncodedSequences: a corpus of token feature vectors as one CSR matrix plus sentence offsets."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+
+class EncodedSequences(NamedTuple):
+    """Token feature vectors of a list of sentences, stacked.
+
+    Token ``t`` has features ``indices[indptr[t]:indptr[t + 1]]`` with values
+    ``data[...]``; sentence ``i`` is tokens ``offsets[i]:offsets[i + 1]``. This is the
+    form every kernel takes (ragged data as flat arrays plus offsets).
+    """
+
+    indptr: np.ndarray  # int64 (n_tokens + 1,)
+    indices: np.ndarray  # int32 (nnz,)
+    data: np.ndarray  # float64 (nnz,)
+    offsets: np.ndarray  # int64 (n_sentences + 1,)
+    n_features: int
+
+    @property
+    def n_sentences(self):
+        return self.offsets.shape[0] - 1
+
+    @property
+    def n_tokens(self):
+        return int(self.offsets[-1])
+
+    def take(self, sentences):
+        """The sub-corpus made of ``sentences`` (an index array), in that order."""
+        sentences = np.asarray(sentences, dtype=np.int64)
+        starts, stops = self.offsets[sentences], self.offsets[sentences + 1]
+        tokens = concat_ranges(starts, stops)
+        entries = concat_ranges(self.indptr[tokens], self.indptr[tokens + 1])
+        indptr = np.zeros(tokens.size + 1, dtype=np.int64)
+        np.cumsum(self.indptr[tokens + 1] - self.indptr[tokens], out=indptr[1:])
+        offsets = np.zeros(sentences.size + 1, dtype=np.int64)
+        np.cumsum(stops - starts, out=offsets[1:])
+        return EncodedSequences(
+            indptr, self.indices[entries], self.data[entries], offsets, self.n_features
+        )
+
+
+def concat_ranges(starts, stops):
+    """``np.concatenate([np.arange(a, b) for a, b in zip(starts, stops)])``, vectorised."""
+    lengths = stops - starts
+    firsts = np.zeros(lengths.size, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=firsts[1:])
+    return np.repeat(starts - firsts, lengths) + np.arange(lengths.sum(), dtype=np.int64)

@@ -1,0 +1,317 @@
+"""TokenDictEncoder: sklearn-crfsuite token dicts -> EncodedSequences (CSR + offsets).
+
+Two vocabularies, with scikit-learn's naming semantics:
+
+- exact (``n_features=None``): one column per ``key`` with a numeric value and per
+  ``key=value`` with a string value, exactly as :class:`~sklearn.feature_extraction.DictVectorizer`
+  names them (``get_feature_names_out`` returns the same names);
+- hashed (``n_features=int``): :class:`~sklearn.feature_extraction.FeatureHasher` with
+  that many columns; nothing is learnt, unseen features hash too.
+
+Why the exact vocabulary is not computed by ``DictVectorizer`` itself: its pure-Python
+loop takes 2.8 s on CoNLL-2000's 212k training tokens, half of what CRFsuite needs for
+a whole 10-epoch fit. Here each distinct key and each distinct value is looked up once
+per occurrence through C-level ``map`` calls, and pairs are paired by array arithmetic;
+the test suite checks that the resulting matrix equals ``DictVectorizer``'s.
+"""
+
+from collections.abc import Mapping
+from itertools import chain, count, repeat
+from numbers import Number
+
+import numpy as np
+from sklearn.feature_extraction import FeatureHasher
+
+from ..utils.validation import _locate
+from ._encoded import EncodedSequences
+
+# The value id of numeric features: their identity is the key alone.
+_NUMERIC = (1 << 32) - 1
+
+
+class TokenDictEncoder:
+    """Encode lists of token feature dicts into :class:`EncodedSequences`.
+
+    Parameters
+    ----------
+    n_features : int or None, default=None
+        ``None`` learns an exact vocabulary; an int hashes features into that many
+        columns with :class:`~sklearn.feature_extraction.FeatureHasher`.
+
+    Notes
+    -----
+    String values make indicator features ``key=value`` (value 1); numbers and
+    booleans are kept as the value of feature ``key`` (``True`` is 1, ``False`` is 0).
+    Zero values are dropped: they never change a score or an update. NaN and
+    infinite values are refused, naming the sentence and token.
+
+    Examples
+    --------
+    >>> enc = TokenDictEncoder().fit([[{"w": "a", "len": 1.5}, {"w": "b"}]])
+    >>> enc.get_feature_names_out().tolist()
+    ['w=a', 'len', 'w=b']
+    >>> X = enc.transform([[{"w": "b", "len": 2.0}, {"w": "z"}]])
+    >>> X.indices.tolist(), X.data.tolist(), X.indptr.tolist()
+    ([2, 1], [1.0, 2.0], [0, 2, 2])
+    """
+
+    def __init__(self, n_features=None):
+        self.n_features = n_features
+
+    # -- public API -----------------------------------------------------------------
+
+    def fit(self, X):
+        """Learn the vocabulary of ``X`` (a list of sentences of token dicts)."""
+        self.keys_ = {}
+        self.values_ = {}
+        self.codes_ = np.zeros(0, dtype=np.int64)
+        self.code_ids_ = np.zeros(0, dtype=np.int64)
+        self.n_features_ = 0 if self.n_features is None else int(self.n_features)
+        return self.partial_fit(X)
+
+    def partial_fit(self, X):
+        """Add the features of ``X`` not seen so far; existing ids do not change."""
+        self._encode(X, learn=True, output=False)
+        return self
+
+    def fit_transform(self, X):
+        """``fit(X).transform(X)``, reading the dicts only once."""
+        self.fit([])
+        return self._encode(X, learn=True)
+
+    def partial_fit_transform(self, X):
+        """``partial_fit(X).transform(X)``, reading the dicts only once."""
+        return self._encode(X, learn=True)
+
+    def transform(self, X):
+        """Encode ``X``; features outside the vocabulary are dropped.
+
+        Returns
+        -------
+        EncodedSequences
+        """
+        return self._encode(X, learn=False)
+
+    def get_feature_names_out(self):
+        """Feature names in column order: ``key=value`` or ``key`` (as DictVectorizer)."""
+        if self.n_features is not None:
+            raise AttributeError("hashed features have no names")
+        keys = list(self.keys_)
+        values = list(self.values_)
+        names = np.empty(self.n_features_, dtype=object)
+        for code, j in zip(self.codes_.tolist(), self.code_ids_.tolist()):
+            k, v = divmod(code, 1 << 32)
+            names[j] = f"{keys[k]}" if v == _NUMERIC else f"{keys[k]}={values[v]}"
+        return names
+
+    # -- exact vocabulary ---------------------------------------------------------------
+
+    def _encode(self, X, learn, output=True):
+        if self.n_features is not None:
+            return self._hash(X) if output else _check_tokens(X)
+        if not X:
+            return None
+        pairs = _Pairs(X)
+        vocabulary_get = self.values_.setdefault if learn else self.values_.get
+        keys_get = self.keys_.setdefault if learn else self.keys_.get
+        keys = np.fromiter(
+            (keys_get(k, len(self.keys_) if learn else -1) for k in pairs.distinct_keys),
+            dtype=np.int64,
+            count=len(pairs.distinct_keys),
+        )
+        values = np.full(len(pairs.distinct_values), _NUMERIC, dtype=np.int64)
+        symbolic = np.flatnonzero(pairs.is_symbolic)
+        values[symbolic] = np.fromiter(
+            (
+                vocabulary_get(pairs.distinct_values[j], len(self.values_) if learn else -1)
+                for j in symbolic
+            ),
+            dtype=np.int64,
+            count=symbolic.size,
+        )
+        codes = (keys[pairs.distinct_pair_keys] << 32) | values[pairs.distinct_pair_values]
+        valid = (keys[pairs.distinct_pair_keys] >= 0) & (values[pairs.distinct_pair_values] >= 0)
+        if learn:
+            new = np.setdiff1d(codes, self.codes_)  # sorted: new ids follow code order
+            all_codes = np.concatenate([self.codes_, new])
+            all_ids = np.concatenate(
+                [self.code_ids_, np.arange(self.n_features_, self.n_features_ + new.size)]
+            )
+            order = np.argsort(all_codes, kind="stable")
+            self.codes_, self.code_ids_ = all_codes[order], all_ids[order]
+            self.n_features_ += int(new.size)
+        if not output:
+            return None
+        where = np.searchsorted(self.codes_, codes)
+        where[where == self.codes_.size] = 0
+        known = valid & (self.codes_.size > 0)
+        if self.codes_.size:
+            known &= self.codes_[where] == codes
+        pair_ids = np.where(known, self.code_ids_[where] if self.codes_.size else -1, -1)
+        return pairs.encode(pair_ids, self.n_features_)
+
+    # -- hashing ----------------------------------------------------------------------
+
+    def _hash(self, X):
+        flat = _check_tokens(X)
+        hasher = FeatureHasher(self.n_features, input_type="dict", alternate_sign=False)
+        try:
+            matrix = hasher.transform(flat)
+        except (TypeError, ValueError) as exc:
+            _Pairs(X)  # names the offending token when the values are at fault
+            raise TypeError(f"Cannot hash the token features: {exc}") from exc
+        matrix.eliminate_zeros()
+        if not np.isfinite(matrix.data).all():
+            _raise_bad_value(X, lambda v: _value_kind(v) == "number" and not np.isfinite(v))
+        return EncodedSequences(
+            matrix.indptr.astype(np.int64),
+            matrix.indices.astype(np.int32),
+            matrix.data.astype(np.float64),
+            _offsets(X),
+            self.n_features,
+        )
+
+
+class _Pairs:
+    """The (key, value) pairs of a corpus, reduced to distinct keys, values and pairs.
+
+    Everything per occurrence happens in C (``map``, ``chain``, numpy); Python code
+    runs once per distinct key, value or pair.
+    """
+
+    def __init__(self, X):
+        flat = _check_tokens(X)
+        self.X = X
+        self.token_lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
+        n = int(self.token_lengths.sum())
+        key_first = {}
+        key_ids = np.fromiter(
+            map(key_first.setdefault, chain.from_iterable(flat), count()), np.int64, n
+        )
+        value_first = {}
+        try:
+            value_ids = np.fromiter(
+                map(value_first.setdefault, chain.from_iterable(map(dict.values, flat)), count()),
+                np.int64,
+                n,
+            )
+        except TypeError:  # an unhashable value (list, dict, ...): find and name it
+            _raise_bad_value(X, lambda v: not _hashable(v))
+            raise
+        key_ids = _densify(key_ids, key_first)
+        value_ids = _densify(value_ids, value_first)
+        self.distinct_keys = list(key_first)
+        self.distinct_values = list(value_first)
+        kinds = [_value_kind(v) for v in self.distinct_values]
+        if not all(kinds):
+            _raise_bad_value(X, lambda v: not _value_kind(v))
+        self.is_symbolic = np.array([k == "str" for k in kinds], dtype=bool)
+        numeric_value = np.ones(len(kinds))
+        numeric_value[~self.is_symbolic] = [
+            float(v) for v, s in zip(self.distinct_values, self.is_symbolic) if not s
+        ]
+        if not np.isfinite(numeric_value).all():
+            _raise_bad_value(X, lambda v: _value_kind(v) == "number" and not np.isfinite(v))
+        # Pairs, identified by (key id, value id or one id for all numeric values).
+        n_values = len(kinds) + 1
+        value_part = np.where(self.is_symbolic[value_ids], value_ids, n_values - 1)
+        local = key_ids * n_values + value_part
+        distinct, self.pair_of = _unique_inverse(local, len(key_first) * n_values)
+        self.distinct_pair_keys, pair_value_part = np.divmod(distinct, n_values)
+        # numeric pairs point at any one of their values' ids: only the kind matters later
+        self.distinct_pair_values = np.where(
+            pair_value_part == n_values - 1,
+            int(np.argmin(self.is_symbolic)) if self.is_symbolic.size else 0,
+            pair_value_part,
+        )
+        self.data = numeric_value[value_ids]
+
+    def encode(self, pair_ids, n_features):
+        """EncodedSequences with feature id ``pair_ids[p]`` for pair ``p`` (-1: drop)."""
+        ids = pair_ids[self.pair_of]
+        keep = (ids >= 0) & (self.data != 0.0)
+        token_of = np.repeat(np.arange(self.token_lengths.size), self.token_lengths)
+        indptr = np.zeros(self.token_lengths.size + 1, dtype=np.int64)
+        np.cumsum(np.bincount(token_of[keep], minlength=self.token_lengths.size), out=indptr[1:])
+        return EncodedSequences(
+            indptr, ids[keep].astype(np.int32), self.data[keep], _offsets(self.X), n_features
+        )
+
+
+def _check_tokens(X):
+    """All token dicts of ``X`` in one list, or a TypeError naming the first non-dict."""
+    flat = list(chain.from_iterable(X))
+    if not all(issubclass(t, dict) for t in set(map(type, flat))):
+        j = next(j for j, tok in enumerate(flat) if not isinstance(tok, dict))
+        i, pos = _locate(X, j)
+        hint = (
+            " Pass features=TokenFeatures() to featurize raw tokens."
+            if isinstance(flat[j], (str, tuple, list))
+            else ""
+        )
+        raise TypeError(
+            f"Example {i}: token {pos} is a {type(flat[j]).__name__}, expected a dict of "
+            f"features (sklearn-crfsuite format).{hint}"
+        )
+    return flat
+
+
+def _value_kind(v):
+    if isinstance(v, str):
+        return "str"
+    if isinstance(v, (Number, np.number)) and not isinstance(v, complex):
+        return "number"
+    return None
+
+
+def _hashable(v):
+    try:
+        hash(v)
+    except TypeError:
+        return False
+    return True
+
+
+def _raise_bad_value(X, is_bad):
+    for i, seq in enumerate(X):
+        for pos, token in enumerate(seq):
+            for key, v in token.items():
+                if is_bad(v):
+                    if _value_kind(v) == "number":
+                        raise ValueError(
+                            f"Example {i}: token {pos} has a non-finite value for feature "
+                            f"{key!r} ({v}); NaN and infinity are not allowed."
+                        )
+                    raise TypeError(
+                        f"Example {i}: token {pos} has a value of type {type(v).__name__} for "
+                        f"feature {key!r}; values must be strings, numbers or booleans."
+                    )
+
+
+def _densify(first_seen_ids, first_seen):
+    """Renumber ids given by ``count()`` (first occurrence positions) as 0..n_distinct-1."""
+    firsts = np.fromiter(first_seen.values(), dtype=np.int64, count=len(first_seen))
+    dense = np.empty(first_seen_ids.size, dtype=np.int64)
+    dense[firsts] = np.arange(firsts.size)
+    return dense[first_seen_ids]
+
+
+def _unique_inverse(codes, space):
+    """np.unique(codes, return_inverse=True), by a presence table when ``space`` is small."""
+    if space <= max(8 * codes.size, 1 << 22):
+        present = np.zeros(space, dtype=bool)
+        present[codes] = True
+        rank = np.cumsum(present, dtype=np.int64) - 1
+        return np.flatnonzero(present), rank[codes]
+    return np.unique(codes, return_inverse=True)
+
+
+def _offsets(X):
+    offsets = np.zeros(len(X) + 1, dtype=np.int64)
+    np.cumsum(np.fromiter(map(len, X), dtype=np.int64, count=len(X)), out=offsets[1:])
+    return offsets
+
+
+def is_token_dicts(X):
+    """True when the first token of ``X`` is a mapping (sklearn-crfsuite input)."""
+    return bool(X) and len(X[0]) > 0 and isinstance(X[0][0], Mapping)

@@ -1,0 +1,64 @@
+"""The feature set of the sklearn-crfsuite tutorial, for like-for-like comparisons."""
+
+from ..utils.validation import check_sequences
+
+
+def crfsuite_tutorial_features(X):
+    """Token dicts of the sklearn-crfsuite tutorial (its ``sent2features``).
+
+    Word lower case, suffixes of length 3 and 2, ``isupper``/``istitle``/``isdigit``,
+    POS and its first two characters; the lower case, case flags and POS of the
+    previous and next words; ``BOS``/``EOS`` at the edges. The benchmark, the
+    CoNLL-2000 end-to-end test and the main job all use it, so that skstruct and
+    CRFsuite see the very same dicts.
+
+    Parameters
+    ----------
+    X : list of sequences of (word, pos, ...) tuples
+        As returned by :func:`skstruct.datasets.load_conll` for CoNLL-2000.
+
+    Returns
+    -------
+    list of list of dict
+
+    Examples
+    --------
+    >>> crfsuite_tutorial_features([[("He", "PRP"), ("ran", "VBD")]])[0][1]["-1:word.lower()"]
+    'he'
+    """
+    X = check_sequences(X)
+    return [[_word_features(sent, i) for i in range(len(sent))] for sent in X]
+
+
+def _word_features(sent, i):
+    word, pos = sent[i][0], sent[i][1]
+    features = {
+        "bias": 1.0,
+        "word.lower()": word.lower(),
+        "word[-3:]": word[-3:],
+        "word[-2:]": word[-2:],
+        "word.isupper()": word.isupper(),
+        "word.istitle()": word.istitle(),
+        "word.isdigit()": word.isdigit(),
+        "postag": pos,
+        "postag[:2]": pos[:2],
+    }
+    if i > 0:
+        word1, pos1 = sent[i - 1][0], sent[i - 1][1]
+        features["-1:word.lower()"] = word1.lower()
+        features["-1:word.istitle()"] = word1.istitle()
+        features["-1:word.isupper()"] = word1.isupper()
+        features["-1:postag"] = pos1
+        features["-1:postag[:2]"] = pos1[:2]
+    else:
+        features["BOS"] = True
+    if i < len(sent) - 1:
+        word1, pos1 = sent[i + 1][0], sent[i + 1][1]
+        features["+1:word.lower()"] = word1.lower()
+        features["+1:word.istitle()"] = word1.istitle()
+        features["+1:word.isupper()"] = word1.isupper()
+        features["+1:postag"] = pos1
+        features["+1:postag[:2]"] = pos1[:2]
+    else:
+        features["EOS"] = True
+    return features

@@ -1,0 +1,137 @@
+"""StructuredPerceptron: Collins' structured perceptron (CSP), averaged."""
+
+from ._base import BaseStructuredLearner
+
+
+class StructuredPerceptron(BaseStructuredLearner):
+    """Collins' structured perceptron with averaging, for sequence labelling.
+
+    For each training sequence ``(x, y)`` in turn, decode ``y* = argmax_y' w . phi(x, y')``
+    and, when ``y* != y``, update ``w += phi(x, y) - phi(x, y*)`` (the SWVP paper's
+    Algorithm 1; Figure 1 of McDonald et al. 2010). With ``average=True`` the model
+    returned is the average of ``w`` over every example visited, computed lazily so
+    that an update costs O(|phi(x, y) - phi(x, y*)|).
+
+    It is not a classifier: ``cross_val_score(est, X, y, cv=5)`` splits sequences
+    with plain ``KFold``.
+
+    Parameters
+    ----------
+    decoder : Viterbi or None, default=None
+        How outputs are searched, and so which structure is learnt. ``None`` means
+        ``Viterbi()``, an exact first-order chain. ``GridSearchCV`` reaches its
+        parameters as ``decoder__order``.
+    features : transformer or None, default=None
+        Applied to ``X`` before encoding, e.g. :class:`~skstruct.TokenFeatures` for raw
+        tokens. ``None``: ``X`` already holds token feature dicts in sklearn-crfsuite's
+        format (string values are indicators ``key=value``; numbers are honoured as
+        feature values).
+    n_features : int or None, default=None
+        ``None`` learns an exact vocabulary of features (as
+        :class:`~sklearn.feature_extraction.DictVectorizer` names them); an int hashes
+        features into that many columns (:class:`~sklearn.feature_extraction.FeatureHasher`),
+        bounding memory at ``n_features * n_labels`` weights.
+    max_iter : int, default=10
+        Number of epochs (passes over the training data).
+    average : bool, default=True
+        Return the averaged weights (Collins 2002, sec. 2.5), which generalise far
+        better than the last ones.
+    shuffle : bool, default=True
+        Visit the sequences in a new random order every epoch.
+    random_state : int, RandomState instance or None, default=None
+        Seeds shuffling and the ``validation_fraction`` split. An int makes ``fit``
+        reproducible.
+    warm_start : bool, default=False
+        When fitted already, continue from the current weights instead of starting
+        over (new features are added; labels must be ones seen before).
+    validation_fraction : float in (0, 1) or None, default=None
+        Hold out this fraction of the training sequences as a development set when
+        ``fit`` gets no ``X_dev``.
+    n_iter_no_change : int or None, default=None
+        Stop when the development token accuracy has not improved for this many
+        epochs, and keep the weights of the best epoch (``best_iteration_``). Needs
+        ``X_dev``/``y_dev`` or ``validation_fraction``.
+    verbose : int, default=0
+        Show a progress bar over epochs with the mistakes and dev score.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_weights,)
+        The learnt (averaged) weights, laid out by ``structure_``.
+    classes_ : ndarray of shape (n_labels,)
+        Labels, sorted; label ids index this array.
+    structure_ : LinearChain
+        The output structure and weight layout.
+    encoder_ : TokenDictEncoder
+        The fitted feature vocabulary (``encoder_.get_feature_names_out()``).
+    features_ : transformer or None
+        The fitted clone of ``features``.
+    decoder_ : Viterbi
+        The decoder used.
+    n_iter_ : int
+        Epochs run by the last call to ``fit`` (or all ``partial_fit`` calls).
+    history_ : list of dict
+        One record per epoch: ``epoch``, ``mistakes`` (sequences decoded wrongly),
+        ``updates``, ``train_score`` (token accuracy of the online predictions made
+        during the epoch, before each update), ``dev_score`` (token accuracy of the
+        averaged model on the development set, or None) and ``seconds``.
+    best_iteration_ : int
+        With ``n_iter_no_change``: the epoch whose weights ``coef_`` holds.
+
+    See Also
+    --------
+    skstruct.TokenFeatures : feature dicts from raw tokens.
+    skstruct.metrics.span_f1_score : chunk / entity F1 with conlleval semantics.
+
+    References
+    ----------
+    M. Collins (2002). Discriminative training methods for hidden Markov models:
+    theory and experiments with perceptron algorithms. EMNLP.
+
+    H. Daume III (2006). Practical structured learning techniques for natural language
+    processing. PhD thesis, sec. 2.1.1 (lazy averaging).
+
+    Examples
+    --------
+    >>> from skstruct import StructuredPerceptron, TokenFeatures
+    >>> X = [["the", "dog", "barks"], ["a", "cat", "sleeps"], ["the", "cat", "barks"]]
+    >>> y = [["DT", "NN", "VB"], ["DT", "NN", "VB"], ["DT", "NN", "VB"]]
+    >>> model = StructuredPerceptron(features=TokenFeatures(), random_state=0).fit(X, y)
+    >>> model.predict([["a", "dog", "sleeps"]])
+    [['DT', 'NN', 'VB']]
+    >>> model.score(X, y)
+    1.0
+    """
+
+    def __init__(
+        self,
+        decoder=None,
+        *,
+        features=None,
+        n_features=None,
+        max_iter=10,
+        average=True,
+        shuffle=True,
+        random_state=None,
+        warm_start=False,
+        validation_fraction=None,
+        n_iter_no_change=None,
+        verbose=0,
+    ):
+        self.decoder = decoder
+        self.features = features
+        self.n_features = n_features
+        self.max_iter = max_iter
+        self.average = average
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.warm_start = warm_start
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
+        self.verbose = verbose
+
+    def _run_epoch(self, encoded, labels, order):
+        mistakes, correct = self.structure_.perceptron_epoch(
+            encoded, labels, order, self._weights
+        )
+        return {"mistakes": mistakes, "updates": mistakes, "correct": correct}

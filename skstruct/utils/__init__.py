@@ -1,0 +1,1 @@
+"""Input validation and small helpers shared across skstruct."""

@@ -1,0 +1,158 @@
+"""Checks for list-of-sequences input: every error names the problem and the example index."""
+
+from collections.abc import Iterator, Mapping
+from itertools import chain
+from numbers import Number
+
+import numpy as np
+
+
+def _as_list(X, name):
+    """``X`` as a list of examples, or a TypeError saying what was expected instead."""
+    if isinstance(X, list):
+        return X
+    if isinstance(X, tuple):
+        return list(X)
+    if isinstance(X, np.ndarray) and X.ndim >= 1:
+        return list(X)
+    if isinstance(X, Iterator):
+        raise TypeError(
+            f"{name} must be a list of sequences, got a {type(X).__name__} (an iterator, which "
+            f"can be read only once). Materialise it first: {name} = list({name})."
+        )
+    raise TypeError(f"{name} must be a list of sequences, got {type(X).__name__}.")
+
+
+def check_sequences(X, *, name="X"):
+    """Validate a list of non-empty sequences and return it as a list.
+
+    Parameters
+    ----------
+    X : list of sequences
+        Each sequence is a list, tuple or 1-D array of tokens (or labels).
+    name : str, default="X"
+        Name of the argument, used in error messages.
+
+    Returns
+    -------
+    X : list
+        The same sequences, in a list.
+
+    Raises
+    ------
+    TypeError
+        If ``X`` is not a list of sequences (a generator, a string, a dict, ...), or
+        one of its items is not a sequence.
+    ValueError
+        If ``X`` is empty or one of its sequences is empty.
+
+    Examples
+    --------
+    >>> check_sequences([["a", "b"], ["c"]])
+    [['a', 'b'], ['c']]
+    >>> check_sequences([["a"], []])
+    Traceback (most recent call last):
+    ...
+    ValueError: X[1] is an empty sequence; every sequence needs at least one token.
+    """
+    X = _as_list(X, name)
+    if not X:
+        raise ValueError(f"{name} is empty: it needs at least one sequence.")
+    for i, seq in enumerate(X):
+        if isinstance(seq, (str, bytes, Mapping)) or not isinstance(seq, (list, tuple, np.ndarray)):
+            raise TypeError(
+                f"{name}[{i}] must be a sequence (list, tuple or 1-D array) of tokens, got "
+                f"{type(seq).__name__}. {name} must be a list of sequences."
+            )
+        if len(seq) == 0:
+            raise ValueError(
+                f"{name}[{i}] is an empty sequence; every sequence needs at least one token."
+            )
+    return X
+
+
+def check_sequences_and_labels(X, y, *, X_name="X", y_name="y"):
+    """Validate ``X`` and its label sequences ``y``: same count, same length pairwise.
+
+    Parameters
+    ----------
+    X : list of sequences
+    y : list of label sequences
+    X_name, y_name : str, default="X", "y"
+        Names used in error messages.
+
+    Returns
+    -------
+    X, y : list
+        Both as lists.
+
+    Examples
+    --------
+    >>> check_sequences_and_labels([["a", "b"]], [["A"]])
+    Traceback (most recent call last):
+    ...
+    ValueError: Example 0: X[0] has 2 tokens but y[0] has 1 labels.
+    """
+    X = check_sequences(X, name=X_name)
+    y = check_sequences(y, name=y_name)
+    if len(X) != len(y):
+        raise ValueError(
+            f"{X_name} and {y_name} have different numbers of sequences: {len(X)} and {len(y)}."
+        )
+    for i, (seq, labels) in enumerate(zip(X, y)):
+        if len(seq) != len(labels):
+            raise ValueError(
+                f"Example {i}: {X_name}[{i}] has {len(seq)} tokens but {y_name}[{i}] has "
+                f"{len(labels)} labels."
+            )
+    return X, y
+
+
+def flat_labels(y, *, name="y"):
+    """All labels of ``y`` in one list, checked to be hashable and of one kind.
+
+    Labels must be all strings or all numbers: mixing them is refused, because
+    numpy would silently turn the numbers into strings.
+
+    Examples
+    --------
+    >>> flat_labels([["B-NP", "I-NP"], ["O"]])
+    ['B-NP', 'I-NP', 'O']
+    """
+    labels = list(chain.from_iterable(y))
+    kinds = {_label_kind(t) for t in set(map(type, labels))}
+    if None in kinds:
+        bad = next(j for j, lab in enumerate(labels) if _label_kind(type(lab)) is None)
+        i, pos = _locate(y, bad)
+        raise TypeError(
+            f"Example {i}: label {labels[bad]!r} at position {pos} of {name}[{i}] has type "
+            f"{type(labels[bad]).__name__}; labels must be strings or numbers."
+        )
+    if len(kinds) > 1:
+        first_kind = _label_kind(type(labels[0]))
+        bad = next(j for j, lab in enumerate(labels) if _label_kind(type(lab)) != first_kind)
+        i, pos = _locate(y, bad)
+        raise TypeError(
+            f"Example {i}: {name} mixes label types: {labels[bad]!r} at position {pos} of "
+            f"{name}[{i}] is a {type(labels[bad]).__name__} while {labels[0]!r} is a "
+            f"{type(labels[0]).__name__}. Use one type for all labels."
+        )
+    return labels
+
+
+def _label_kind(t):
+    if issubclass(t, str):
+        return "str"
+    if issubclass(t, (bool, np.bool_)):
+        return None
+    if issubclass(t, (Number, np.number)):
+        return "number"
+    return None
+
+
+def _locate(sequences, flat_index):
+    """(sequence index, position) of item ``flat_index`` of the concatenated sequences."""
+    lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
+    ends = np.cumsum(lengths)
+    i = int(np.searchsorted(ends, flat_index, side="right"))
+    return i, int(flat_index - (ends[i] - lengths[i]))

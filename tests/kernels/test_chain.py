@@ -1,0 +1,136 @@
+"""Chain kernels against brute-force enumeration and the pure-Python twins in naive.py."""
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skstruct._kernels import chain
+from skstruct.decoders import viterbi
+from skstruct.features import EncodedSequences
+from skstruct.learners._weights import AveragedWeights
+from skstruct.structures import LinearChain
+from tests import naive, strategies
+
+
+@given(strategies.chain_potentials())
+def test_viterbi_matches_enumeration(potentials):
+    path, score = chain.viterbi(*potentials)
+    assert score == pytest.approx(naive.max_chain_score(*potentials))
+    assert naive.chain_score(path, *potentials) == pytest.approx(score)
+
+
+@given(strategies.chain_potentials())
+def test_viterbi_matches_python_twin_including_ties(potentials):
+    path, _ = chain.viterbi(*potentials)
+    assert path.tolist() == naive.viterbi(*(p.tolist() for p in potentials))
+
+
+@given(strategies.chain_potentials())
+def test_zeroth_order_is_per_token_argmax(potentials):
+    unary = potentials[0]
+    n, n_labels = unary.shape
+    path = np.empty(n, dtype=np.int32)
+    backptr = np.empty((n, n_labels), dtype=np.int32)
+    score = chain.viterbi_into(unary, n, *potentials[1:], False, backptr, path)
+    assert path.tolist() == naive.viterbi(unary.tolist(), None, None, None, first_order=False)
+    assert score == pytest.approx(unary.max(axis=1).sum())
+
+
+def test_viterbi_textbook_example():
+    # Wikipedia's "healthy/fever" HMM in log space: observations normal, cold, dizzy.
+    start = np.log([0.6, 0.4])
+    transition = np.log([[0.7, 0.3], [0.4, 0.6]])
+    emission = np.log([[0.5, 0.4, 0.1], [0.1, 0.3, 0.6]])
+    unary = emission[:, [0, 1, 2]].T
+    path, score = viterbi(unary, transition, start)
+    assert path.tolist() == [0, 0, 1]  # Healthy, Healthy, Fever
+    assert np.exp(score) == pytest.approx(0.01512)
+
+
+def test_public_viterbi_rejects_bad_shapes_and_values():
+    with pytest.raises(ValueError, match="transition must have shape"):
+        viterbi(np.zeros((3, 2)), np.zeros((3, 3)))
+    with pytest.raises(ValueError, match="unary must have shape"):
+        viterbi(np.zeros((0, 2)), np.zeros((2, 2)))
+    with pytest.raises(ValueError, match="NaN or infinite"):
+        viterbi(np.array([[np.nan, 0.0]]), np.zeros((2, 2)))
+
+
+def _encode(sentences, n_features):
+    tokens = [tok for s in sentences for tok in s]
+    indptr = np.zeros(len(tokens) + 1, dtype=np.int64)
+    np.cumsum([len(t) for t in tokens], out=indptr[1:])
+    indices = np.array([f for t in tokens for f, _ in t], dtype=np.int32)
+    data = np.array([v for t in tokens for _, v in t], dtype=np.float64)
+    offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in sentences], out=offsets[1:])
+    return EncodedSequences(indptr, indices, data, offsets, n_features)
+
+
+@settings(max_examples=60, deadline=None)
+@given(strategies.sparse_corpus(), st.booleans(), st.integers(0, 2**31 - 1))
+def test_predict_batch_matches_python_twin(corpus, first_order, seed):
+    sentences, _ = corpus
+    structure = LinearChain(6, 3, first_order)
+    coef = np.random.default_rng(seed).integers(-2, 3, structure.n_weights).astype(float)
+    model = naive.ChainModel(6, 3, first_order)
+    w = _dict_weights(model, coef)
+    got = structure.predict(_encode(sentences, 6), coef)
+    expected = [label for s in sentences for label in model.decode(s, w)]
+    assert got.tolist() == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(strategies.sparse_corpus(), st.booleans())
+def test_add_chain_delta_is_phi_difference(corpus, first_order):
+    sentences, labels = corpus
+    encoded = _encode(sentences, 6)
+    model = naive.ChainModel(6, 3, first_order)
+    rng = np.random.default_rng(0)
+    for i, sentence in enumerate(sentences):
+        gold = np.array(labels[i], dtype=np.int32)
+        pred = rng.integers(0, 3, gold.size).astype(np.int32)
+        coef = np.zeros(LinearChain(6, 3).n_weights)
+        chain.add_chain_delta(encoded.indptr, encoded.indices, encoded.data,
+                              encoded.offsets[i], gold, pred, gold.size, first_order, coef, 3,
+                              2.0)
+        delta = model.phi(sentence, gold.tolist())
+        for part, v in model.phi(sentence, pred.tolist()).items():
+            delta[part] = delta.get(part, 0.0) - v
+        np.testing.assert_allclose(coef, model.to_flat({p: 2.0 * v for p, v in delta.items()}))
+
+
+@settings(max_examples=40, deadline=None)
+@given(strategies.sparse_corpus(), st.booleans(), st.integers(1, 3), st.integers(0, 1000))
+def test_perceptron_epochs_match_python_twin(corpus, first_order, n_epochs, seed):
+    sentences, labels = corpus
+    encoded = _encode(sentences, 6)
+    gold = np.array([label for seq in labels for label in seq], dtype=np.int32)
+    rng = np.random.default_rng(seed)
+    orders = [rng.permutation(len(sentences)) for _ in range(n_epochs)]
+    structure = LinearChain(6, 3, first_order)
+    weights = AveragedWeights(structure.n_weights)
+    mistakes = [structure.perceptron_epoch(encoded, gold, order, weights)[0] for order in orders]
+
+    model = naive.ChainModel(6, 3, first_order)
+    w, average, expected_mistakes = naive.perceptron(model, sentences, labels, orders)
+    assert mistakes == expected_mistakes
+    np.testing.assert_array_equal(weights.coef, model.to_flat(w))
+    np.testing.assert_allclose(weights.averaged(), model.to_flat(average), atol=1e-12)
+
+
+def _dict_weights(model, coef):
+    F, L = model.n_features, model.n_labels
+    w = {}
+    for f in range(F):
+        for k in range(L):
+            w[("emission", f, k)] = coef[f * L + k]
+    base = F * L
+    for a in range(L):
+        for b in range(L):
+            w[("transition", a, b)] = coef[base + a * L + b]
+    for k in range(L):
+        w[("start", k)] = coef[base + L * L + k]
+        w[("stop", k)] = coef[base + L * L + L + k]
+    return w

@@ -1,0 +1,136 @@
+"""Brute-force and pure-Python twins of the kernels and learners, for tests only.
+
+Slow on purpose: plain loops and enumeration, written from the definitions, with no
+code shared with the package.
+"""
+
+import itertools
+
+import numpy as np
+
+
+def chain_score(path, unary, transition, start, stop):
+    """Score of one label path of a first-order chain."""
+    score = start[path[0]] + stop[path[-1]]
+    for t, label in enumerate(path):
+        score += unary[t][label]
+        if t:
+            score += transition[path[t - 1]][label]
+    return float(score)
+
+
+def all_paths(n_tokens, n_labels):
+    return itertools.product(range(n_labels), repeat=n_tokens)
+
+
+def max_chain_score(unary, transition, start, stop):
+    """Highest path score by enumerating every label sequence."""
+    n_tokens, n_labels = np.shape(unary)
+    return max(chain_score(p, unary, transition, start, stop) for p in all_paths(n_tokens, n_labels))
+
+
+def viterbi(unary, transition, start, stop, first_order=True):
+    """Pure-Python Viterbi with the kernels' tie-breaking (lowest label index wins)."""
+    n_tokens, n_labels = len(unary), len(unary[0])
+    if not first_order:
+        return [max(range(n_labels), key=lambda k: (unary[t][k], -k)) for t in range(n_tokens)]
+    best = [start[k] + unary[0][k] for k in range(n_labels)]
+    back = []
+    for t in range(1, n_tokens):
+        ptr, new = [], []
+        for curr in range(n_labels):
+            arg = 0
+            for prev in range(1, n_labels):
+                if best[prev] + transition[prev][curr] > best[arg] + transition[arg][curr]:
+                    arg = prev
+            ptr.append(arg)
+            new.append(best[arg] + transition[arg][curr] + unary[t][curr])
+        back.append(ptr)
+        best = new
+    last = 0
+    for k in range(1, n_labels):
+        if best[k] + stop[k] > best[last] + stop[last]:
+            last = k
+    path = [last]
+    for ptr in reversed(back):
+        path.append(ptr[path[-1]])
+    return path[::-1]
+
+
+class ChainModel:
+    """Weights of a chain as Python dicts: phi(x, y) spelt out part by part.
+
+    A sentence is a list of tokens, each a list of (feature id, value) pairs.
+    """
+
+    def __init__(self, n_features, n_labels, first_order=True):
+        self.n_features, self.n_labels, self.first_order = n_features, n_labels, first_order
+
+    def phi(self, sentence, path):
+        """Feature counts of (sentence, path) as {part: value}."""
+        counts = {}
+
+        def add(part, value):
+            counts[part] = counts.get(part, 0.0) + value
+
+        for token, label in zip(sentence, path):
+            for f, v in token:
+                add(("emission", f, label), v)
+        if self.first_order:
+            add(("start", path[0]), 1.0)
+            add(("stop", path[-1]), 1.0)
+            for a, b in zip(path, path[1:]):
+                add(("transition", a, b), 1.0)
+        return counts
+
+    def potentials(self, sentence, w):
+        L = self.n_labels
+        unary = [[sum(v * w.get(("emission", f, k), 0.0) for f, v in tok) for k in range(L)]
+                 for tok in sentence]
+        transition = [[w.get(("transition", a, b), 0.0) for b in range(L)] for a in range(L)]
+        start = [w.get(("start", k), 0.0) for k in range(L)]
+        stop = [w.get(("stop", k), 0.0) for k in range(L)]
+        return unary, transition, start, stop
+
+    def decode(self, sentence, w):
+        return viterbi(*self.potentials(sentence, w), first_order=self.first_order)
+
+    def to_flat(self, w):
+        """Dict weights in the package's flat layout [emission | transition | start | stop]."""
+        F, L = self.n_features, self.n_labels
+        out = np.zeros(F * L + L * L + 2 * L)
+        for part, value in w.items():
+            if part[0] == "emission":
+                out[part[1] * L + part[2]] = value
+            elif part[0] == "transition":
+                out[F * L + part[1] * L + part[2]] = value
+            elif part[0] == "start":
+                out[F * L + L * L + part[1]] = value
+            else:
+                out[F * L + L * L + L + part[1]] = value
+        return out
+
+
+def perceptron(model, sentences, labels, orders):
+    """Collins' perceptron, averaging by summing the weights after every example.
+
+    ``orders`` is one sequence of sentence indices per epoch. Returns the final and
+    the averaged weights (dicts) and the number of mistakes per epoch.
+    """
+    w, total, n_seen, mistakes = {}, {}, 0, []
+    for order in orders:
+        wrong = 0
+        for i in order:
+            pred = model.decode(sentences[i], w)
+            if list(pred) != list(labels[i]):
+                wrong += 1
+                for part, v in model.phi(sentences[i], labels[i]).items():
+                    w[part] = w.get(part, 0.0) + v
+                for part, v in model.phi(sentences[i], pred).items():
+                    w[part] = w.get(part, 0.0) - v
+            n_seen += 1
+            for part, v in w.items():
+                total[part] = total.get(part, 0.0) + v
+        mistakes.append(wrong)
+    average = {part: v / n_seen for part, v in total.items()}
+    return w, average, mistakes

@@ -1,0 +1,105 @@
+"""TokenDictEncoder against scikit-learn's DictVectorizer and FeatureHasher."""
+
+import numpy as np
+import pytest
+import scipy.sparse as sp
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from sklearn.feature_extraction import DictVectorizer, FeatureHasher
+
+from skstruct.features import TokenDictEncoder
+
+_values = st.one_of(
+    st.sampled_from(["a", "b", "c", "1", ""]),
+    st.booleans(),
+    st.sampled_from([0.5, 2.0, -1.0, 0.0, 3]),
+)
+_token = st.dictionaries(st.sampled_from(["w", "pos", "len", "x", "flag"]), _values, max_size=4)
+_corpus = st.lists(st.lists(_token, min_size=1, max_size=4), min_size=1, max_size=5)
+
+
+def _csr(encoded):
+    return sp.csr_matrix(
+        (encoded.data, encoded.indices, encoded.indptr),
+        shape=(encoded.indptr.size - 1, encoded.n_features),
+    )
+
+
+def _dict_vectorizer_matrix(encoder, vectorizer, X):
+    """DictVectorizer's matrix of X with columns in the encoder's order, zeros dropped."""
+    flat = [tok for seq in X for tok in seq]
+    matrix = vectorizer.transform(flat) if flat else None
+    names = encoder.get_feature_names_out()
+    columns = [vectorizer.vocabulary_[name] for name in names]
+    matrix = matrix[:, columns].tocsr()
+    matrix.eliminate_zeros()
+    return matrix
+
+
+@settings(max_examples=80, deadline=None)
+@given(_corpus, _corpus)
+def test_exact_vocabulary_equals_dict_vectorizer(X_fit, X_new):
+    encoder = TokenDictEncoder()
+    encoded = encoder.fit_transform(X_fit)
+    vectorizer = DictVectorizer().fit([tok for seq in X_fit for tok in seq])
+    # DictVectorizer keeps features whose only value seen is 0; we have them too.
+    assert sorted(encoder.get_feature_names_out()) == sorted(vectorizer.feature_names_)
+    for X, got in ((X_fit, encoded), (X_new, encoder.transform(X_new))):
+        expected = _dict_vectorizer_matrix(encoder, vectorizer, X)
+        assert (_csr(got) != expected).nnz == 0
+        assert got.offsets.tolist() == np.cumsum([0] + [len(s) for s in X]).tolist()
+
+
+@settings(max_examples=40, deadline=None)
+@given(_corpus, _corpus)
+def test_partial_fit_keeps_ids_and_adds_new_features(X_first, X_second):
+    encoder = TokenDictEncoder().fit(X_first)
+    names_before = encoder.get_feature_names_out().tolist()
+    first_before = encoder.transform(X_first)
+    encoder.partial_fit(X_second)
+    assert encoder.get_feature_names_out().tolist()[: len(names_before)] == names_before
+    assert (_csr(encoder.transform(X_first))[:, : len(names_before)] != _csr(first_before)).nnz == 0
+    combined = TokenDictEncoder().fit(X_first + X_second)
+    assert sorted(encoder.get_feature_names_out()) == sorted(combined.get_feature_names_out())
+
+
+@settings(max_examples=40, deadline=None)
+@given(_corpus)
+def test_hashing_equals_feature_hasher(X):
+    encoded = TokenDictEncoder(n_features=64).fit_transform(X)
+    expected = FeatureHasher(64, alternate_sign=False).transform(tok for seq in X for tok in seq)
+    expected.eliminate_zeros()
+    assert (_csr(encoded) != expected).nnz == 0
+
+
+def test_numeric_values_are_honoured_and_zeros_dropped():
+    encoder = TokenDictEncoder()
+    encoded = encoder.fit_transform([[{"len": 2.5, "w": "a", "neg": False}]])
+    names = encoder.get_feature_names_out().tolist()
+    assert dict(zip([names[i] for i in encoded.indices], encoded.data.tolist())) == {
+        "len": 2.5,
+        "w=a": 1.0,
+    }
+
+
+def test_unseen_features_are_dropped():
+    encoder = TokenDictEncoder().fit([[{"w": "a"}]])
+    encoded = encoder.transform([[{"w": "zzz", "new": 1.0}, {"w": "a"}]])
+    assert encoded.indptr.tolist() == [0, 0, 1]
+
+
+@pytest.mark.parametrize(
+    ("token", "error", "match"),
+    [
+        ({"w": float("nan")}, ValueError, r"Example 1: token 0 .*non-finite.*'w'"),
+        ({"w": float("inf")}, ValueError, r"Example 1: token 0 .*non-finite"),
+        ({"w": ["a", "b"]}, TypeError, r"Example 1: token 0 .*list.*'w'"),
+        ({"w": None}, TypeError, r"Example 1: token 0 .*NoneType"),
+        ("word", TypeError, r"Example 1: token 0 is a str.*TokenFeatures"),
+    ],
+)
+@pytest.mark.parametrize("n_features", [None, 32])
+def test_bad_values_name_the_example_and_token(token, error, match, n_features):
+    X = [[{"w": "ok"}], [token]]
+    with pytest.raises(error, match=match):
+        TokenDictEncoder(n_features).fit_transform(X)
