@@ -56,9 +56,13 @@ def main(argv=None):
     start = time.perf_counter()
     y_pred = model.predict(X_test)
     predict_seconds = time.perf_counter() - start
-    print(f"Model: {model!r} ({len(model.classes_)} labels, {model.structure_.n_features} features)")
-    print(f"Fit: {fit_seconds:.2f} s (numba compilation included on a first run); "
-          f"predict: {predict_seconds:.2f} s")
+    print(
+        f"Model: {model!r} ({len(model.classes_)} labels, {model.structure_.n_features} features)"
+    )
+    print(
+        f"Fit: {fit_seconds:.2f} s (numba compilation included on a first run); "
+        f"predict: {predict_seconds:.2f} s"
+    )
     print(f"Test token accuracy: {100 * token_accuracy(y_test, y_pred):.2f}")
     if found is not None:  # synthetic labels are not chunk tags
         print(f"Test span F1 (conlleval): {100 * span_f1_score(y_test, y_pred):.2f}")

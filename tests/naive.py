@@ -26,7 +26,9 @@ def all_paths(n_tokens, n_labels):
 def max_chain_score(unary, transition, start, stop):
     """Highest path score by enumerating every label sequence."""
     n_tokens, n_labels = np.shape(unary)
-    return max(chain_score(p, unary, transition, start, stop) for p in all_paths(n_tokens, n_labels))
+    return max(
+        chain_score(p, unary, transition, start, stop) for p in all_paths(n_tokens, n_labels)
+    )
 
 
 def viterbi(unary, transition, start, stop, first_order=True):
@@ -79,14 +81,16 @@ class ChainModel:
         if self.first_order:
             add(("start", path[0]), 1.0)
             add(("stop", path[-1]), 1.0)
-            for a, b in zip(path, path[1:]):
+            for a, b in itertools.pairwise(path):
                 add(("transition", a, b), 1.0)
         return counts
 
     def potentials(self, sentence, w):
         L = self.n_labels
-        unary = [[sum(v * w.get(("emission", f, k), 0.0) for f, v in tok) for k in range(L)]
-                 for tok in sentence]
+        unary = [
+            [sum(v * w.get(("emission", f, k), 0.0) for f, v in tok) for k in range(L)]
+            for tok in sentence
+        ]
         transition = [[w.get(("transition", a, b), 0.0) for b in range(L)] for a in range(L)]
         start = [w.get(("start", k), 0.0) for k in range(L)]
         stop = [w.get(("stop", k), 0.0) for k in range(L)]

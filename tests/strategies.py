@@ -31,10 +31,14 @@ def sparse_corpus(draw, max_sentences=5, max_tokens=5, n_features=6, n_labels=3)
         n = draw(st.integers(1, max_tokens))
         sentence = []
         for _ in range(n):
-            feats = draw(st.lists(st.integers(0, n_features - 1), min_size=1, max_size=3,
-                                  unique=True))
-            values = draw(st.lists(st.sampled_from([1.0, 0.5, 2.0, -1.0]), min_size=len(feats),
-                                   max_size=len(feats)))
+            feats = draw(
+                st.lists(st.integers(0, n_features - 1), min_size=1, max_size=3, unique=True)
+            )
+            values = draw(
+                st.lists(
+                    st.sampled_from([1.0, 0.5, 2.0, -1.0]), min_size=len(feats), max_size=len(feats)
+                )
+            )
             sentence.append(list(zip(feats, values)))
         sentences.append(sentence)
         labels.append(draw(st.lists(st.integers(0, n_labels - 1), min_size=n, max_size=n)))

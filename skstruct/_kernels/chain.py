@@ -134,8 +134,9 @@ def predict_batch(indptr, indices, data, offsets, coef, n_labels, first_order):
 
 
 @njit
-def add_chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, first_order, coef, n_labels,
-                    scale):
+def add_chain_delta(
+    indptr, indices, data, lo, gold, pred, n_tokens, first_order, coef, n_labels, scale
+):
     """coef += scale * (phi(x, gold) - phi(x, pred)) for the sentence starting at row ``lo``.
 
     gold, pred : int32 (>= n_tokens,) label ids; coef : float64 flat chain weights.
@@ -167,8 +168,9 @@ def add_chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, first_order
 
 
 @njit
-def perceptron_epoch(indptr, indices, data, offsets, labels, order, coef, coef_sum, n_labels,
-                     first_order, n_seen):
+def perceptron_epoch(
+    indptr, indices, data, offsets, labels, order, coef, coef_sum, n_labels, first_order, n_seen
+):
     """One epoch of Collins' perceptron with lazy averaging over the sentences in ``order``.
 
     labels : int32 (n_tokens,) gold label ids; order : int64 (n_visits,) sentence ids;
@@ -201,10 +203,22 @@ def perceptron_epoch(indptr, indices, data, offsets, labels, order, coef, coef_s
         n_correct += n - n_wrong
         if n_wrong > 0:
             n_mistakes += 1
-            add_chain_delta(indptr, indices, data, lo, gold, pred, n, first_order, coef,
-                            n_labels, 1.0)
+            add_chain_delta(
+                indptr, indices, data, lo, gold, pred, n, first_order, coef, n_labels, 1.0
+            )
             if n_seen > 0:
-                add_chain_delta(indptr, indices, data, lo, gold, pred, n, first_order,
-                                coef_sum, n_labels, float(n_seen))
+                add_chain_delta(
+                    indptr,
+                    indices,
+                    data,
+                    lo,
+                    gold,
+                    pred,
+                    n,
+                    first_order,
+                    coef_sum,
+                    n_labels,
+                    float(n_seen),
+                )
         n_seen += 1
     return n_seen, n_mistakes, n_correct

@@ -87,7 +87,12 @@ def viterbi(unary, transition, start=None, stop=None):
     for name, arr in (("start", start), ("stop", stop)):
         if arr.shape != (n_labels,):
             raise ValueError(f"{name} must have shape ({n_labels},), got {arr.shape}")
-    for name, arr in (("unary", unary), ("transition", transition), ("start", start), ("stop", stop)):
+    for name, arr in (
+        ("unary", unary),
+        ("transition", transition),
+        ("start", start),
+        ("stop", stop),
+    ):
         if not np.isfinite(arr).all():
             raise ValueError(f"{name} contains NaN or infinite scores")
     path, score = _chain.viterbi(unary, transition, start, stop)

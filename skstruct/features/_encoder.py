@@ -16,7 +16,7 @@ the test suite checks that the resulting matrix equals ``DictVectorizer``'s.
 """
 
 from collections.abc import Mapping
-from itertools import chain, count, repeat
+from itertools import chain, count
 from numbers import Number
 
 import numpy as np

@@ -19,7 +19,9 @@ def word_shape(word):
     >>> word_shape("McDonald's"), word_shape("1,234.5"), word_shape("U.S.")
     ('XxXx\\'x', 'd,d.d', 'X.X.')
     """
-    chars = ["X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c for c in word]
+    chars = [
+        "X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c for c in word
+    ]
     return _SHAPE_RUNS.sub(r"\1", "".join(chars))
 
 

@@ -163,8 +163,9 @@ class BaseStructuredLearner(BaseEstimator):
         labels = self._encode_y(y)
         encoded = self.encoder_.partial_fit_transform(self._token_dicts(X))
         if encoded.n_features != self.structure_.n_features:
-            old, self.structure_ = self.structure_, self.structure_.with_n_features(
-                encoded.n_features
+            old, self.structure_ = (
+                self.structure_,
+                self.structure_.with_n_features(encoded.n_features),
             )
             self._weights.resize(lambda coef: old.resize(coef, self.structure_))
         return encoded, labels
@@ -277,7 +278,7 @@ class BaseStructuredLearner(BaseEstimator):
 
 def _hold_out(X, y, fraction, rng):
     """Split off ``fraction`` of the sentences (at least one) as a development set."""
-    n_dev = max(1, int(round(fraction * len(X))))
+    n_dev = max(1, round(fraction * len(X)))
     if n_dev >= len(X):
         raise ValueError(
             f"validation_fraction={fraction} leaves no training data out of {len(X)} sequences."

@@ -131,7 +131,5 @@ class StructuredPerceptron(BaseStructuredLearner):
         self.verbose = verbose
 
     def _run_epoch(self, encoded, labels, order):
-        mistakes, correct = self.structure_.perceptron_epoch(
-            encoded, labels, order, self._weights
-        )
+        mistakes, correct = self.structure_.perceptron_epoch(encoded, labels, order, self._weights)
         return {"mistakes": mistakes, "updates": mistakes, "correct": correct}

@@ -92,9 +92,19 @@ def test_add_chain_delta_is_phi_difference(corpus, first_order):
         gold = np.array(labels[i], dtype=np.int32)
         pred = rng.integers(0, 3, gold.size).astype(np.int32)
         coef = np.zeros(LinearChain(6, 3).n_weights)
-        chain.add_chain_delta(encoded.indptr, encoded.indices, encoded.data,
-                              encoded.offsets[i], gold, pred, gold.size, first_order, coef, 3,
-                              2.0)
+        chain.add_chain_delta(
+            encoded.indptr,
+            encoded.indices,
+            encoded.data,
+            encoded.offsets[i],
+            gold,
+            pred,
+            gold.size,
+            first_order,
+            coef,
+            3,
+            2.0,
+        )
         delta = model.phi(sentence, gold.tolist())
         for part, v in model.phi(sentence, pred.tolist()).items():
             delta[part] = delta.get(part, 0.0) - v

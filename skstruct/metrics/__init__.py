@@ -1,0 +1,36 @@
+"""Metrics and scorers for sequence labelling.
+
+Inputs are always lists of label sequences, one per sentence:
+``y_true = [["B-NP", "I-NP", "O"], ["B-VP"]]``.
+
+* Token level: :func:`token_accuracy`, :func:`flat_classification_report`.
+* Sequence level: :func:`sequence_accuracy`.
+* Chunk level, with CoNLL ``conlleval`` semantics:
+  :func:`span_precision_recall_fscore`, :func:`span_f1_score`,
+  :func:`span_classification_report`.
+* Scorers for model selection: :data:`token_accuracy_scorer`,
+  :data:`sequence_accuracy_scorer`, :data:`span_f1_scorer` and the
+  :data:`SCORERS` dict.
+"""
+
+from ._scorers import (
+    SCORERS,
+    sequence_accuracy_scorer,
+    span_f1_scorer,
+    token_accuracy_scorer,
+)
+from ._span import span_classification_report, span_f1_score, span_precision_recall_fscore
+from ._token import flat_classification_report, sequence_accuracy, token_accuracy
+
+__all__ = [
+    "SCORERS",
+    "flat_classification_report",
+    "sequence_accuracy",
+    "sequence_accuracy_scorer",
+    "span_classification_report",
+    "span_f1_score",
+    "span_f1_scorer",
+    "span_precision_recall_fscore",
+    "token_accuracy",
+    "token_accuracy_scorer",
+]

@@ -1,0 +1,90 @@
+"""Bad input to the learner: a clear exception naming the problem and the example."""
+
+import numpy as np
+import pytest
+
+from skstruct import StructuredPerceptron, TokenFeatures
+
+X = [[{"w": "a"}, {"w": "b"}], [{"w": "c"}]]
+y = [["A", "B"], ["A"]]
+
+
+@pytest.fixture(scope="module")
+def fitted():
+    return StructuredPerceptron(max_iter=2, random_state=0).fit(X, y)
+
+
+@pytest.mark.parametrize(
+    ("X_bad", "y_bad", "error", "match"),
+    [
+        (X, y[:1], ValueError, r"different numbers of sequences: 2 and 1"),
+        (X, [["A"], ["A"]], ValueError, r"Example 0: X\[0\] has 2 tokens but y\[0\] has 1"),
+        ([], [], ValueError, r"X is empty"),
+        ([X[0], []], [y[0], []], ValueError, r"X\[1\] is an empty sequence"),
+        ("a b", y, TypeError, r"X must be a list of sequences, got str"),
+        ({"w": "a"}, y, TypeError, r"X must be a list of sequences, got dict"),
+        ((s for s in X), y, TypeError, r"got a generator .* list\(X\)"),
+        ([{"w": "a"}, {"w": "b"}], y, TypeError, r"X\[0\] must be a sequence .* got dict"),
+        (X, [["A", "B"], [1]], TypeError, r"Example 1: y mixes label types"),
+        (X, [["A", "B"], [None]], TypeError, r"Example 1: label None .* strings or numbers"),
+        ([X[0], [{"w": np.nan}]], y, ValueError, r"Example 1: token 0 .*non-finite.*'w'"),
+        ([X[0], [{"w": np.inf}]], y, ValueError, r"Example 1: token 0 .*non-finite"),
+        ([X[0], ["c"]], y, TypeError, r"Example 1: token 0 is a str.*TokenFeatures"),
+        ([X[0], [{"w": {"nested": 1}}]], y, TypeError, r"Example 1: token 0 .*dict.*'w'"),
+    ],
+)
+def test_fit_rejects_bad_input_clearly(X_bad, y_bad, error, match):
+    with pytest.raises(error, match=match):
+        StructuredPerceptron(max_iter=1).fit(X_bad, y_bad)
+
+
+def test_score_rejects_labels_unseen_in_training(fitted):
+    with pytest.raises(ValueError, match=r"Example 1: label 'C' at position 0 of y\[1\] was not"):
+        fitted.score(X, [["A", "B"], ["C"]])
+
+
+def test_predict_rejects_bad_input_clearly(fitted):
+    with pytest.raises(TypeError, match=r"got a list_iterator \(an iterator"):
+        fitted.predict(iter(X))
+    with pytest.raises(ValueError, match=r"X\[0\] is an empty sequence"):
+        fitted.predict([[]])
+    with pytest.raises(ValueError, match=r"Example 0: token 1 .*non-finite"):
+        fitted.predict([[{"w": "a"}, {"w": float("nan")}]])
+
+
+def test_unseen_features_at_predict_are_ignored(fitted):
+    known = fitted.predict([[{"w": "a"}, {"w": "b"}]])
+    with_unseen = fitted.predict([[{"w": "a", "new": 1.0}, {"w": "b", "zzz": "q"}]])
+    assert with_unseen == known == [["A", "B"]]
+
+
+def test_dev_set_needs_both_parts():
+    with pytest.raises(ValueError, match="Pass both X_dev and y_dev"):
+        StructuredPerceptron().fit(X, y, X_dev=X)
+    with pytest.raises(ValueError, match=r"Example 0: X_dev\[0\] has 2 tokens but y_dev\[0\]"):
+        StructuredPerceptron().fit(X, y, X_dev=X, y_dev=[["A"], ["A"]])
+
+
+def test_numpy_object_arrays_are_accepted():
+    X_array = np.empty(2, dtype=object)
+    X_array[:] = X
+    est = StructuredPerceptron(max_iter=1, random_state=0).fit(X_array, y)
+    assert est.predict(X_array) == est.predict(X)
+
+
+def test_raw_tokens_need_features_but_work_with_them():
+    words = [["the", "dog"], ["a", "cat"]]
+    with pytest.raises(TypeError, match="Pass features=TokenFeatures"):
+        StructuredPerceptron().fit(words, y[:1] * 2)
+    est = StructuredPerceptron(features=TokenFeatures(), random_state=0).fit(
+        words, [["D", "N"]] * 2
+    )
+    assert est.predict([["the", "cat"]]) == [["D", "N"]]
+
+
+def test_long_sentence_is_handled():
+    long = [[{"w": f"w{i % 7}"} for i in range(10_000)]]
+    labels = [["A" if i % 7 < 3 else "B" for i in range(10_000)]]
+    est = StructuredPerceptron(max_iter=10, random_state=0).fit(long, labels)
+    assert len(est.predict(long)[0]) == 10_000
+    assert est.score(long, labels) > 0.9

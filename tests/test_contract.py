@@ -1,0 +1,121 @@
+"""The scikit-learn estimator contract, for every public learner."""
+
+import pickle
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.exceptions import NotFittedError
+from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_validate
+from sklearn.pipeline import make_pipeline
+from sklearn.utils._param_validation import InvalidParameterError
+
+from skstruct import StructuredPerceptron, TokenFeatures, Viterbi
+from skstruct.datasets import make_chain_data
+from skstruct.metrics import sequence_accuracy_scorer, token_accuracy_scorer
+
+LEARNERS = [
+    StructuredPerceptron(features=TokenFeatures(), max_iter=3, random_state=0),
+]
+BAD_PARAMS = [
+    {"max_iter": 0},
+    {"decoder": "viterbi"},
+    {"decoder": Viterbi(order=3)},
+    {"n_features": 0},
+    {"validation_fraction": 1.5},
+    {"n_iter_no_change": 0},
+    {"average": "yes"},
+    {"features": "TokenFeatures"},
+]
+
+
+@pytest.fixture(scope="module")
+def data():
+    return make_chain_data(60, n_labels=3, n_words=20, random_state=0)
+
+
+def _ids(learner):
+    return type(learner).__name__
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
+def test_clone_and_params_round_trip(learner):
+    params = learner.get_params()
+    twin = clone(learner)
+    assert repr(twin) == repr(learner)
+    assert twin.set_params(**params).get_params().keys() == params.keys()
+    twin.set_params(max_iter=7)
+    assert twin.max_iter == 7 and learner.max_iter == 3
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
+def test_init_sets_only_parameters(learner):
+    fresh = type(learner)()
+    assert set(vars(fresh)) == set(fresh.get_params(deep=False))
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
+def test_fit_returns_self_and_does_not_mutate_params(learner, data):
+    learner = clone(learner)
+    before = pickle.dumps(learner.get_params(deep=True))
+    assert learner.fit(*data) is learner
+    assert pickle.dumps(learner.get_params(deep=True)) == before
+    fitted = [name for name in vars(learner) if name.endswith("_") and not name.startswith("_")]
+    assert {"coef_", "classes_", "n_iter_", "history_"} <= set(fitted)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
+def test_predict_before_fit_raises_not_fitted(learner, data):
+    with pytest.raises(NotFittedError):
+        clone(learner).predict(data[0])
+    with pytest.raises(NotFittedError):
+        clone(learner).score(*data)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
+@pytest.mark.parametrize("params", BAD_PARAMS, ids=str)
+def test_bad_params_raise_invalid_parameter_error(learner, params, data):
+    with pytest.raises(InvalidParameterError):
+        clone(learner).set_params(**params).fit(*data)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
+def test_pickle_round_trip_predicts_the_same(learner, data):
+    fitted = clone(learner).fit(*data)
+    loaded = pickle.loads(pickle.dumps(fitted))
+    assert loaded.predict(data[0]) == fitted.predict(data[0])
+    np.testing.assert_array_equal(loaded.coef_, fitted.coef_)
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
+def test_random_state_makes_fit_reproducible(learner, data):
+    first = clone(learner).set_params(random_state=3).fit(*data).coef_
+    second = clone(learner).set_params(random_state=3).fit(*data).coef_
+    other = clone(learner).set_params(random_state=4).fit(*data).coef_
+    np.testing.assert_array_equal(first, second)
+    assert not np.array_equal(first, other)  # the seed does drive the visiting order
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
+def test_works_in_pipeline_gridsearch_and_cross_validation(learner, data):
+    X, y = data
+    pipe = make_pipeline(TokenFeatures(), clone(learner).set_params(features=None))
+    assert pipe.fit(X, y).score(X, y) > 0.8
+    search = GridSearchCV(
+        clone(learner),
+        {"max_iter": [1, 3], "decoder": [Viterbi()], "decoder__order": [0, 1]},
+        cv=3,
+        scoring=token_accuracy_scorer,
+    ).fit(X, y)
+    assert set(search.best_params_) == {"max_iter", "decoder", "decoder__order"}
+    assert len(search.cv_results_["params"]) == 4
+    scores = cross_val_score(clone(learner), X, y, cv=5)
+    assert scores.shape == (5,) and np.all((scores > 0.5) & (scores <= 1.0))
+    results = cross_validate(
+        clone(learner),
+        X,
+        y,
+        cv=KFold(3),
+        scoring={"token": token_accuracy_scorer, "sequence": sequence_accuracy_scorer},
+    )
+    assert np.all(results["test_token"] >= results["test_sequence"])
