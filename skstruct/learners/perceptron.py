@@ -94,13 +94,15 @@ class StructuredPerceptron(BaseStructuredLearner):
     Examples
     --------
     >>> from skstruct import StructuredPerceptron, TokenFeatures
-    >>> X = [["the", "dog", "barks"], ["a", "cat", "sleeps"], ["the", "cat", "barks"]]
-    >>> y = [["DT", "NN", "VB"], ["DT", "NN", "VB"], ["DT", "NN", "VB"]]
-    >>> model = StructuredPerceptron(features=TokenFeatures(), random_state=0).fit(X, y)
-    >>> model.predict([["a", "dog", "sleeps"]])
-    [['DT', 'NN', 'VB']]
-    >>> model.score(X, y)
-    1.0
+    >>> from skstruct.datasets import make_chain_data
+    >>> X, y = make_chain_data(200, random_state=0)  # word sequences, label sequences
+    >>> X[0][:4], y[0][:4]
+    (['w11', 'w11', 'w17', 'w21'], ['L2', 'L2', 'L1', 'L2'])
+    >>> model = StructuredPerceptron(features=TokenFeatures(), random_state=0)
+    >>> model.fit(X[:150], y[:150]).predict(X[150:151])[0][:4]
+    ['L1', 'L1', 'L1', 'L1']
+    >>> round(model.score(X[150:], y[150:]), 2)
+    0.96
     """
 
     def __init__(
