@@ -15,7 +15,6 @@ per occurrence through C-level ``map`` calls, and pairs are paired by array arit
 the test suite checks that the resulting matrix equals ``DictVectorizer``'s.
 """
 
-from collections.abc import Mapping
 from itertools import chain, count
 from numbers import Number
 
@@ -184,15 +183,17 @@ class _Pairs:
         self.X = X
         self.token_lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
         n = int(self.token_lengths.sum())
+        # int32 ids halve the memory of the per-occurrence arrays on any realistic corpus
+        index = np.int32 if n < 2**31 else np.int64
         key_first = {}
         key_ids = np.fromiter(
-            map(key_first.setdefault, chain.from_iterable(flat), count()), np.int64, n
+            map(key_first.setdefault, chain.from_iterable(flat), count()), index, n
         )
         value_first = {}
         try:
             value_ids = np.fromiter(
                 map(value_first.setdefault, chain.from_iterable(map(dict.values, flat)), count()),
-                np.int64,
+                index,
                 n,
             )
         except TypeError:  # an unhashable value (list, dict, ...): find and name it
@@ -214,8 +215,8 @@ class _Pairs:
             _raise_bad_value(X, lambda v: _value_kind(v) == "number" and not np.isfinite(v))
         # Pairs, identified by (key id, value id or one id for all numeric values).
         n_values = len(kinds) + 1
-        value_part = np.where(self.is_symbolic[value_ids], value_ids, n_values - 1)
-        local = key_ids * n_values + value_part
+        local = key_ids.astype(np.int64) * n_values
+        local += np.where(self.is_symbolic[value_ids], value_ids, n_values - 1)
         distinct, self.pair_of = _unique_inverse(local, len(key_first) * n_values)
         self.distinct_pair_keys, pair_value_part = np.divmod(distinct, n_values)
         # numeric pairs point at any one of their values' ids: only the kind matters later
@@ -230,11 +231,16 @@ class _Pairs:
         """EncodedSequences with feature id ``pair_ids[p]`` for pair ``p`` (-1: drop)."""
         ids = pair_ids[self.pair_of]
         keep = (ids >= 0) & (self.data != 0.0)
-        token_of = np.repeat(np.arange(self.token_lengths.size), self.token_lengths)
-        indptr = np.zeros(self.token_lengths.size + 1, dtype=np.int64)
-        np.cumsum(np.bincount(token_of[keep], minlength=self.token_lengths.size), out=indptr[1:])
+        kept_before = np.zeros(keep.size + 1, dtype=np.int64)
+        np.cumsum(keep, out=kept_before[1:])
+        token_bounds = np.zeros(self.token_lengths.size + 1, dtype=np.int64)
+        np.cumsum(self.token_lengths, out=token_bounds[1:])
         return EncodedSequences(
-            indptr, ids[keep].astype(np.int32), self.data[keep], _offsets(self.X), n_features
+            kept_before[token_bounds],
+            ids[keep].astype(np.int32),
+            self.data[keep],
+            _offsets(self.X),
+            n_features,
         )
 
 
@@ -291,7 +297,7 @@ def _raise_bad_value(X, is_bad):
 def _densify(first_seen_ids, first_seen):
     """Renumber ids given by ``count()`` (first occurrence positions) as 0..n_distinct-1."""
     firsts = np.fromiter(first_seen.values(), dtype=np.int64, count=len(first_seen))
-    dense = np.empty(first_seen_ids.size, dtype=np.int64)
+    dense = np.empty(first_seen_ids.size, dtype=first_seen_ids.dtype)
     dense[firsts] = np.arange(firsts.size)
     return dense[first_seen_ids]
 
@@ -301,7 +307,7 @@ def _unique_inverse(codes, space):
     if space <= max(8 * codes.size, 1 << 22):
         present = np.zeros(space, dtype=bool)
         present[codes] = True
-        rank = np.cumsum(present, dtype=np.int64) - 1
+        rank = np.cumsum(present, dtype=np.int32 if space < 2**31 else np.int64) - 1
         return np.flatnonzero(present), rank[codes]
     return np.unique(codes, return_inverse=True)
 
@@ -310,8 +316,3 @@ def _offsets(X):
     offsets = np.zeros(len(X) + 1, dtype=np.int64)
     np.cumsum(np.fromiter(map(len, X), dtype=np.int64, count=len(X)), out=offsets[1:])
     return offsets
-
-
-def is_token_dicts(X):
-    """True when the first token of ``X`` is a mapping (sklearn-crfsuite input)."""
-    return bool(X) and len(X[0]) > 0 and isinstance(X[0][0], Mapping)

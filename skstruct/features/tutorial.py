@@ -43,22 +43,16 @@ def _word_features(sent, i):
         "postag": pos,
         "postag[:2]": pos[:2],
     }
-    if i > 0:
-        word1, pos1 = sent[i - 1][0], sent[i - 1][1]
-        features["-1:word.lower()"] = word1.lower()
-        features["-1:word.istitle()"] = word1.istitle()
-        features["-1:word.isupper()"] = word1.isupper()
-        features["-1:postag"] = pos1
-        features["-1:postag[:2]"] = pos1[:2]
-    else:
-        features["BOS"] = True
-    if i < len(sent) - 1:
-        word1, pos1 = sent[i + 1][0], sent[i + 1][1]
-        features["+1:word.lower()"] = word1.lower()
-        features["+1:word.istitle()"] = word1.istitle()
-        features["+1:word.isupper()"] = word1.isupper()
-        features["+1:postag"] = pos1
-        features["+1:postag[:2]"] = pos1[:2]
-    else:
-        features["EOS"] = True
+    for offset, edge in ((-1, "BOS"), (1, "EOS")):
+        j = i + offset
+        if not 0 <= j < len(sent):
+            features[edge] = True
+            continue
+        word1, pos1 = sent[j][0], sent[j][1]
+        prefix = f"{offset:+d}:"
+        features[prefix + "word.lower()"] = word1.lower()
+        features[prefix + "word.istitle()"] = word1.istitle()
+        features[prefix + "word.isupper()"] = word1.isupper()
+        features[prefix + "postag"] = pos1
+        features[prefix + "postag[:2]"] = pos1[:2]
     return features
