@@ -30,7 +30,8 @@ def fitted():
         ([X[0], [{"w": np.nan}]], y, ValueError, r"Example 1: token 0 .*non-finite.*'w'"),
         ([X[0], [{"w": np.inf}]], y, ValueError, r"Example 1: token 0 .*non-finite"),
         ([X[0], ["c"]], y, TypeError, r"Example 1: token 0 is a str.*TokenFeatures"),
-        ([X[0], [{"w": {"nested": 1}}]], y, TypeError, r"Example 1: token 0 .*dict.*'w'"),
+        ([X[0], [("c", "NN")]], y, TypeError, r"Example 1: token 0 is a tuple.*TokenFeatures"),
+        ([X[0], [{"w": {"x": [1]}}]], y, TypeError, r"Example 1: token 0 lists 1 .* 'w:x'"),
     ],
 )
 def test_fit_rejects_bad_input_clearly(X_bad, y_bad, error, match):

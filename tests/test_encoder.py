@@ -93,7 +93,9 @@ def test_unseen_features_are_dropped():
     [
         ({"w": float("nan")}, ValueError, r"Example 1: token 0 .*non-finite.*'w'"),
         ({"w": float("inf")}, ValueError, r"Example 1: token 0 .*non-finite"),
-        ({"w": ["a", "b"]}, TypeError, r"Example 1: token 0 .*list.*'w'"),
+        ({"w": ["a", 2]}, TypeError, r"Example 1: token 0 lists 2 as a feature name under 'w'"),
+        ({"w": {"x": None}}, TypeError, r"Example 1: token 0 .*NoneType .*'w:x'"),
+        ([["a"]], TypeError, r"Example 1: token 0 lists \['a'\] as a feature name"),
         ({"w": None}, TypeError, r"Example 1: token 0 .*NoneType"),
         ("word", TypeError, r"Example 1: token 0 is a str.*TokenFeatures"),
     ],
@@ -103,3 +105,16 @@ def test_bad_values_name_the_example_and_token(token, error, match, n_features):
     X = [[{"w": "ok"}], [token]]
     with pytest.raises(error, match=match):
         TokenDictEncoder(n_features).fit_transform(X)
+
+
+@pytest.mark.parametrize("n_features", [None, 64])
+def test_python_crfsuite_shorthand_forms_are_flattened(n_features):
+    shorthand = [[["a", "b", "a"], {"p": {"x": 2.0, "y": "v"}, "q": ["m", "n"], "s": {"k"}}]]
+    flat = [[{"a": 2.0, "b": 1.0}, {"p:x": 2.0, "p:y": "v", "q:m": 1.0, "q:n": 1.0, "s:k": 1.0}]]
+    encoder = TokenDictEncoder(n_features)
+    got = encoder.fit_transform(shorthand)
+    expected = TokenDictEncoder(n_features).fit_transform(flat)
+    assert (_csr(got) != _csr(expected)).nnz == 0
+    if n_features is None:
+        names = encoder.get_feature_names_out().tolist()
+        assert sorted(names) == ["a", "b", "p:x", "p:y=v", "q:m", "q:n", "s:k"]

@@ -213,3 +213,13 @@ def test_drop_in_for_sklearn_crfsuite(data):
     assert type(mine[0]) is type(theirs[0]) is list and type(mine[0][0]) is type(theirs[0][0])
     assert [len(s) for s in mine] == [len(s) for s in theirs]
     assert abs(ours.score(X, y) - crf.score(X, y)) < 0.1
+
+
+def test_python_crfsuite_shorthand_tokens_train_the_same_model():
+    shorthand = [[["w=a", "bias"], {"w": "b", "ctx": {"prev": "a"}}], [["w=b"]]]
+    flat = [[{"w=a": 1.0, "bias": 1.0}, {"w": "b", "ctx:prev": "a"}], [{"w=b": 1.0}]]
+    y = [["A", "B"], ["B"]]
+    one = StructuredPerceptron(random_state=0).fit(shorthand, y)
+    two = StructuredPerceptron(random_state=0).fit(flat, y)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    assert one.predict(shorthand) == two.predict(flat) == y

@@ -15,6 +15,7 @@ per occurrence through C-level ``map`` calls, and pairs are paired by array arit
 the test suite checks that the resulting matrix equals ``DictVectorizer``'s.
 """
 
+from collections.abc import Mapping
 from itertools import chain, count
 from numbers import Number
 
@@ -107,10 +108,13 @@ class TokenDictEncoder:
 
     def _encode(self, X, learn, output=True):
         if self.n_features is not None:
-            return self._hash(X) if output else _check_tokens(X)
+            return self._hash(X) if output else None
         if not X:
             return None
-        pairs = _Pairs(X)
+        try:
+            pairs = _Pairs(*_plain_tokens(X))
+        except _NestedValues:
+            pairs = _Pairs(*_plain_tokens(_flatten_corpus(X)))
         vocabulary_get = self.values_.setdefault if learn else self.values_.get
         keys_get = self.keys_.setdefault if learn else self.keys_.get
         keys = np.fromiter(
@@ -152,13 +156,14 @@ class TokenDictEncoder:
     # -- hashing ----------------------------------------------------------------------
 
     def _hash(self, X):
-        flat = _check_tokens(X)
+        X, flat = _plain_tokens(X)
         hasher = FeatureHasher(self.n_features, input_type="dict", alternate_sign=False)
         try:
             matrix = hasher.transform(flat)
-        except (TypeError, ValueError) as exc:
-            _Pairs(X)  # names the offending token when the values are at fault
-            raise TypeError(f"Cannot hash the token features: {exc}") from exc
+        except (TypeError, ValueError):  # nested values, or bad ones: flatten, which names them
+            X, flat = _plain_tokens(_flatten_corpus(X))
+            _Pairs(X, flat)  # names any value that is still not a string or a finite number
+            matrix = hasher.transform(flat)
         matrix.eliminate_zeros()
         if not np.isfinite(matrix.data).all():
             _raise_bad_value(X, lambda v: _value_kind(v) == "number" and not np.isfinite(v))
@@ -178,8 +183,7 @@ class _Pairs:
     runs once per distinct key, value or pair.
     """
 
-    def __init__(self, X):
-        flat = _check_tokens(X)
+    def __init__(self, X, flat):
         self.X = X
         self.token_lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
         n = int(self.token_lengths.sum())
@@ -196,15 +200,16 @@ class _Pairs:
                 index,
                 n,
             )
-        except TypeError:  # an unhashable value (list, dict, ...): find and name it
-            _raise_bad_value(X, lambda v: not _hashable(v))
-            raise
+        except TypeError:  # an unhashable value: a nested dict or list, or a bad value
+            raise _NestedValues from None
         key_ids = _densify(key_ids, key_first)
         value_ids = _densify(value_ids, value_first)
         self.distinct_keys = list(key_first)
         self.distinct_values = list(value_first)
         kinds = [_value_kind(v) for v in self.distinct_values]
         if not all(kinds):
+            if any(isinstance(v, _CONTAINERS) for v in self.distinct_values):
+                raise _NestedValues
             _raise_bad_value(X, lambda v: not _value_kind(v))
         self.is_symbolic = np.array([k == "str" for k in kinds], dtype=bool)
         numeric_value = np.ones(len(kinds))
@@ -244,22 +249,77 @@ class _Pairs:
         )
 
 
-def _check_tokens(X):
-    """All token dicts of ``X`` in one list, or a TypeError naming the first non-dict."""
+class _NestedValues(Exception):
+    """Raised when token dicts use crfsuite's nested forms, which need flattening first."""
+
+
+_CONTAINERS = (Mapping, list, tuple, set, frozenset)
+
+
+def _plain_tokens(X):
+    """``(X, all tokens in one list)``, with crfsuite's list-of-names tokens made dicts.
+
+    Raises a TypeError naming the first token that is neither a dict nor a list.
+    """
     flat = list(chain.from_iterable(X))
-    if not all(issubclass(t, dict) for t in set(map(type, flat))):
-        j = next(j for j, tok in enumerate(flat) if not isinstance(tok, dict))
-        i, pos = _locate(X, j)
-        hint = (
-            " Pass features=TokenFeatures() to featurize raw tokens."
-            if isinstance(flat[j], (str, tuple, list))
-            else ""
-        )
-        raise TypeError(
-            f"Example {i}: token {pos} is a {type(flat[j]).__name__}, expected a dict of "
-            f"features (sklearn-crfsuite format).{hint}"
-        )
-    return flat
+    types = set(map(type, flat))
+    if all(issubclass(t, dict) for t in types):
+        return X, flat
+    if all(issubclass(t, (dict, list)) for t in types):
+        X = _flatten_corpus(X)
+        return X, list(chain.from_iterable(X))
+    j = next(j for j, tok in enumerate(flat) if not isinstance(tok, (dict, list)))
+    i, pos = _locate(X, j)
+    hint = (
+        " Pass features=TokenFeatures() to featurize raw tokens."
+        if isinstance(flat[j], (str, tuple))
+        else ""
+    )
+    raise TypeError(
+        f"Example {i}: token {pos} is a {type(flat[j]).__name__}, expected a dict of "
+        f"features (sklearn-crfsuite format).{hint}"
+    )
+
+
+def _flatten_corpus(X):
+    """Tokens in python-crfsuite's shorthand forms as flat dicts of scalar values.
+
+    A list of names ``["a", "b"]`` means ``{"a": 1.0, "b": 1.0}``; a nested dict value
+    ``{"p": {"a": 2.0}}`` means ``{"p:a": 2.0}``; a nested list or set of names
+    ``{"p": ["a", "b"]}`` means ``{"p:a": 1.0, "p:b": 1.0}``. Repeated names add up.
+    """
+    return [
+        [_flatten_token(i, pos, token) for pos, token in enumerate(seq)] for i, seq in enumerate(X)
+    ]
+
+
+def _flatten_token(i, pos, token):
+    out = {}
+
+    def add_names(prefix, names):
+        for name in names:
+            if not isinstance(name, str):
+                raise TypeError(
+                    f"Example {i}: token {pos} lists {name!r} as a feature name"
+                    f"{f' under {prefix[:-1]!r}' if prefix else ''}; names must be strings."
+                )
+            out[prefix + name] = out.get(prefix + name, 0.0) + 1.0
+
+    def add(key, value):
+        if isinstance(value, Mapping):
+            for sub_key, sub_value in value.items():
+                add(f"{key}:{sub_key}", sub_value)
+        elif isinstance(value, (list, tuple, set, frozenset)):
+            add_names(f"{key}:", value)
+        else:
+            out[key] = value
+
+    if isinstance(token, list):
+        add_names("", token)
+    else:
+        for key, value in token.items():
+            add(key, value)
+    return out
 
 
 def _value_kind(v):
@@ -268,14 +328,6 @@ def _value_kind(v):
     if isinstance(v, (Number, np.number)) and not isinstance(v, complex):
         return "number"
     return None
-
-
-def _hashable(v):
-    try:
-        hash(v)
-    except TypeError:
-        return False
-    return True
 
 
 def _raise_bad_value(X, is_bad):

@@ -25,7 +25,8 @@ class StructuredPerceptron(BaseStructuredLearner):
         Applied to ``X`` before encoding, e.g. :class:`~skstruct.TokenFeatures` for raw
         tokens. ``None``: ``X`` already holds token feature dicts in sklearn-crfsuite's
         format (string values are indicators ``key=value``; numbers are honoured as
-        feature values).
+        feature values; python-crfsuite's shorthand forms, lists of feature names and
+        nested dicts or lists, are flattened as it does).
     n_features : int or None, default=None
         ``None`` learns an exact vocabulary of features (as
         :class:`~sklearn.feature_extraction.DictVectorizer` names them); an int hashes
