@@ -9,7 +9,6 @@ import gzip
 import http.server
 import io
 import itertools
-import os
 import pickle
 import socket
 import threading
@@ -31,19 +30,6 @@ from skstruct.datasets import (
 )
 
 # ---------------------------------------------------------------- fixtures
-
-
-@pytest.fixture
-def data_dir():
-    """The shared corpora; a loud failure (not a skip) when they are not configured."""
-    value = os.environ.get("SKSTRUCT_DATA")
-    assert value, (
-        "SKSTRUCT_DATA is not set: these tests need the real corpora "
-        "(e.g. SKSTRUCT_DATA=/work/shared/data)."
-    )
-    path = Path(value)
-    assert path.is_dir(), f"SKSTRUCT_DATA={value!r} is not an existing folder."
-    return path
 
 
 @pytest.fixture
@@ -256,9 +242,9 @@ def test_load_conll_rejects_bad_arguments(kwargs, match):
 
 
 @pytest.mark.data
-def test_load_conll2000_train_counts_and_speed(data_dir):
+def test_load_conll2000_train_counts_and_speed(data_home):
     start = time.perf_counter()
-    X, y = load_conll(data_dir / "conll2000" / "train.txt", columns=("word", "pos", "chunk"))
+    X, y = load_conll(data_home / "conll2000" / "train.txt", columns=("word", "pos", "chunk"))
     elapsed = time.perf_counter() - start
     assert len(X) == len(y) == 8936
     assert sum(map(len, X)) == sum(map(len, y)) == 211727
@@ -374,8 +360,8 @@ def _check_trees(X, y):
 
 @pytest.mark.data
 @pytest.mark.parametrize(("subset", "n_sentences"), [("train", 3396), ("dev", 273), ("test", 245)])
-def test_load_conllu_ptb_sample_counts(data_dir, subset, n_sentences):
-    X, y = load_conllu(data_dir / "ptb-sample" / f"{subset}.conllu")
+def test_load_conllu_ptb_sample_counts(data_home, subset, n_sentences):
+    X, y = load_conllu(data_home / "ptb-sample" / f"{subset}.conllu")
     assert len(X) == len(y) == n_sentences
     _check_trees(X, y)
     if subset == "train":
@@ -385,8 +371,8 @@ def test_load_conllu_ptb_sample_counts(data_dir, subset, n_sentences):
 
 
 @pytest.mark.data
-def test_load_conllu_reads_conll_x(data_dir):
-    X, y = load_conllu(data_dir / "conll2007-es" / "train.conll", labelled=True)
+def test_load_conllu_reads_conll_x(data_home):
+    X, y = load_conllu(data_home / "conll2007-es" / "train.conll", labelled=True)
     assert len(X) == len(y) == 2949
     _check_trees(X, [[head for head, _ in pairs] for pairs in y])
     assert X[0][1]["form"] == "aumento" and X[0][1]["xpos"] == "nc"
@@ -397,12 +383,12 @@ def test_load_conllu_reads_conll_x(data_dir):
 
 
 @pytest.mark.data
-def test_fetch_conll2000_from_skstruct_data(data_dir, isolated, monkeypatch):
-    monkeypatch.setenv("SKSTRUCT_DATA", str(data_dir))
+def test_fetch_conll2000_from_skstruct_data(data_home, isolated, monkeypatch):
+    monkeypatch.setenv("SKSTRUCT_DATA", str(data_home))
     bunch = fetch_conll2000("train", download_if_missing=False)
     assert len(bunch.data) == len(bunch.target) == 8936
     assert bunch.columns == ("word", "pos") and bunch.label == "chunk"
-    assert Path(bunch.filename) == data_dir / "conll2000" / "train.txt"
+    assert Path(bunch.filename) == data_home / "conll2000" / "train.txt"
     assert "CoNLL-2000" in bunch.DESCR
     X, y = fetch_conll2000("test", download_if_missing=False, return_X_y=True)
     assert len(X) == len(y) == 2012
@@ -414,9 +400,9 @@ def test_fetch_conll2000_from_skstruct_data(data_dir, isolated, monkeypatch):
     ("subset", "n_sentences"), [("train", 8323), ("testa", 1915), ("testb", 1517)]
 )
 def test_fetch_conll2002_spanish_from_skstruct_data(
-    data_dir, isolated, monkeypatch, subset, n_sentences
+    data_home, isolated, monkeypatch, subset, n_sentences
 ):
-    monkeypatch.setenv("SKSTRUCT_DATA", str(data_dir))
+    monkeypatch.setenv("SKSTRUCT_DATA", str(data_home))
     bunch = fetch_conll2002("es", subset, download_if_missing=False)
     assert len(bunch.data) == len(bunch.target) == n_sentences
     assert bunch.columns == ("word", "pos") and bunch.label == "ner"
@@ -428,8 +414,8 @@ def test_fetch_conll2002_spanish_from_skstruct_data(
 
 
 @pytest.mark.data
-def test_fetch_looks_in_data_home_then_env_then_home(data_dir, isolated, tmp_path, monkeypatch):
-    monkeypatch.setenv("SKSTRUCT_DATA", str(data_dir))
+def test_fetch_looks_in_data_home_then_env_then_home(data_home, isolated, tmp_path, monkeypatch):
+    monkeypatch.setenv("SKSTRUCT_DATA", str(data_home))
     explicit = tmp_path / "explicit"
     write(explicit / "conll2000" / "train.txt", CHUNK_TEXT)
     # The explicit folder wins over $SKSTRUCT_DATA...
@@ -437,7 +423,7 @@ def test_fetch_looks_in_data_home_then_env_then_home(data_dir, isolated, tmp_pat
     assert len(X) == 2 and y[1] == ["B-NP", "B-VP", "O"]
     # ...and falls through to $SKSTRUCT_DATA for a file it lacks.
     bunch = fetch_conll2000("test", data_home=explicit, download_if_missing=False)
-    assert Path(bunch.filename) == data_dir / "conll2000" / "test.txt"
+    assert Path(bunch.filename) == data_home / "conll2000" / "test.txt"
 
 
 def test_fetch_falls_back_to_home_folder(isolated):
