@@ -1,13 +1,21 @@
 """skstruct: fast, scikit-learn-compatible structured perceptrons.
 
 Sequence labelling (POS tagging, chunking, NER) with Collins' averaged structured
-perceptron, numba kernels and the scikit-learn estimator contract.
+perceptron, exact or beam search with violation-fixing updates, numba kernels and
+the scikit-learn estimator contract.
 """
 
-from .decoders import Viterbi
+from .decoders import BeamSearch, Greedy, Viterbi
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
 
 __version__ = "0.1.0.dev0"
 
-__all__ = ["StructuredPerceptron", "TokenFeatures", "Viterbi", "__version__"]
+__all__ = [
+    "BeamSearch",
+    "Greedy",
+    "StructuredPerceptron",
+    "TokenFeatures",
+    "Viterbi",
+    "__version__",
+]

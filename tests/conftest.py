@@ -4,6 +4,12 @@ import os
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+
+# Kernels compile (or load from numba's cache) on their first call, inside a test
+# example: wall-clock deadlines would flag that, not a slow algorithm.
+settings.register_profile("skstruct", deadline=None)
+settings.load_profile("skstruct")
 
 
 @pytest.fixture(scope="session")

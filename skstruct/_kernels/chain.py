@@ -1,10 +1,16 @@
-"""First-order linear-chain kernels: scoring, Viterbi and the perceptron epoch.
+"""Linear-chain kernels of order 0, 1 and 2: scoring, exact Viterbi, perceptron epoch.
 
 Weights of a chain live in one flat float64 vector ``coef`` laid out as
-``[emission (n_features, n_labels) | transition (n_labels, n_labels) | start | stop]``;
-``split_coef`` returns the four blocks as views. Tokens are the rows of a CSR
-matrix (``indptr``, ``indices``, ``data``); sentence ``i`` is rows
-``offsets[i]:offsets[i + 1]``.
+``[emission (n_features, n_labels) | transition (n_labels, n_labels) | start | stop
+| trigram (n_labels, n_labels, n_labels), order 2 only]``; ``split_coef`` returns the
+blocks as views. The score of a label sequence ``y`` of length ``n`` is
+
+    sum_i unary[i, y_i]
+    + [order >= 1] (start[y_0] + sum_{i>=1} transition[y_{i-1}, y_i] + stop[y_{n-1}])
+    + [order == 2] sum_{i>=2} trigram[y_{i-2}, y_{i-1}, y_i].
+
+Tokens are the rows of a CSR matrix (``indptr``, ``indices``, ``data``); sentence
+``i`` is rows ``offsets[i]:offsets[i + 1]``.
 """
 
 import numpy as np
@@ -14,19 +20,33 @@ from ._config import njit, njit_parallel
 
 
 @njit
-def split_coef(coef, n_labels):
-    """Views (emission, transition, start, stop) of a flat chain weight vector.
+def n_structure_weights(n_labels, order):
+    """Number of weights that are not emissions: transitions, start, stop, trigrams."""
+    n = n_labels * (n_labels + 2)
+    if order == 2:
+        n += n_labels * n_labels * n_labels
+    return n
 
-    coef : float64 (n_features * n_labels + n_labels * (n_labels + 2),).
+
+@njit
+def split_coef(coef, n_labels, order):
+    """Views (emission, transition, start, stop, trigram) of a flat weight vector.
+
+    coef : float64 (n_features * n_labels + n_structure_weights(n_labels, order),).
+    trigram has shape (n_labels,) * 3 for order 2 and (0, 0, 0) otherwise.
     """
-    n_chain = n_labels * (n_labels + 2)
-    n_features = (coef.shape[0] - n_chain) // n_labels
-    n_emission = n_features * n_labels
-    emission = coef[:n_emission].reshape((n_features, n_labels))
-    transition = coef[n_emission : n_emission + n_labels * n_labels].reshape((n_labels, n_labels))
-    start = coef[n_emission + n_labels * n_labels : n_emission + n_labels * (n_labels + 1)]
-    stop = coef[n_emission + n_labels * (n_labels + 1) :]
-    return emission, transition, start, stop
+    L = n_labels
+    n_features = (coef.shape[0] - n_structure_weights(L, order)) // L
+    a = n_features * L
+    emission = coef[:a].reshape((n_features, L))
+    transition = coef[a : a + L * L].reshape((L, L))
+    start = coef[a + L * L : a + L * (L + 1)]
+    stop = coef[a + L * (L + 1) : a + L * (L + 2)]
+    if order == 2:
+        trigram = coef[a + L * (L + 2) :].reshape((L, L, L))
+    else:
+        trigram = coef[:0].reshape((0, 0, 0))
+    return emission, transition, start, stop, trigram
 
 
 @njit
@@ -98,6 +118,50 @@ def viterbi_into(unary, n_tokens, transition, start, stop, first_order, backptr,
 
 
 @njit
+def viterbi2_into(unary, n_tokens, transition, start, stop, trigram, backptr, path):
+    """Exact second-order Viterbi in O(n L^3); like ``viterbi_into``.
+
+    trigram : float64 (n_labels, n_labels, n_labels) indexed [y_{i-2}, y_{i-1}, y_i];
+    backptr : int32 scratch (>= n_tokens, n_labels, n_labels). States are label
+    pairs (y_{i-1}, y_i); ties go to the lowest index (y_{i-2}, then the final pair
+    in row-major order). Returns the score of the path.
+    """
+    L = unary.shape[1]
+    if n_tokens == 1:
+        return viterbi_into(unary, 1, transition, start, stop, True, backptr[0], path)
+    best = np.empty((L, L))  # best[a, b]: best prefix ending with y_{i-1} = a, y_i = b
+    prev_best = np.empty((L, L))
+    for a in range(L):
+        for b in range(L):
+            best[a, b] = start[a] + unary[0, a] + transition[a, b] + unary[1, b]
+    for t in range(2, n_tokens):
+        prev_best[:, :] = best
+        for b in range(L):
+            for c in range(L):
+                arg = 0
+                top = prev_best[0, b] + trigram[0, b, c]
+                for a in range(1, L):
+                    s = prev_best[a, b] + trigram[a, b, c]
+                    if s > top:
+                        arg = a
+                        top = s
+                best[b, c] = top + transition[b, c] + unary[t, c]
+                backptr[t, b, c] = arg
+    last_a, last_b = 0, 0
+    top = best[0, 0] + stop[0]
+    for a in range(L):
+        for b in range(L):
+            if best[a, b] + stop[b] > top:
+                last_a, last_b = a, b
+                top = best[a, b] + stop[b]
+    path[n_tokens - 1] = last_b
+    path[n_tokens - 2] = last_a
+    for t in range(n_tokens - 1, 1, -1):
+        path[t - 2] = backptr[t, path[t - 1], path[t]]
+    return top
+
+
+@njit
 def viterbi(unary, transition, start, stop):
     """Highest-scoring label sequence of one first-order chain.
 
@@ -112,14 +176,34 @@ def viterbi(unary, transition, start, stop):
     return path, score
 
 
+@njit
+def viterbi2(unary, transition, start, stop, trigram):
+    """Highest-scoring label sequence of one second-order chain (see module docstring).
+
+    Returns path : int32 (n_tokens,) and its score.
+    """
+    n_tokens, n_labels = unary.shape
+    backptr = np.zeros((n_tokens, n_labels, n_labels), dtype=np.int32)
+    path = np.empty(n_tokens, dtype=np.int32)
+    score = viterbi2_into(unary, n_tokens, transition, start, stop, trigram, backptr, path)
+    return path, score
+
+
+@njit
+def _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path):
+    if order == 2:
+        return viterbi2_into(unary, n, transition, start, stop, trigram, backptr2, path)
+    return viterbi_into(unary, n, transition, start, stop, order == 1, backptr, path)
+
+
 @njit_parallel
-def predict_batch(indptr, indices, data, offsets, coef, n_labels, first_order):
-    """Viterbi paths of every sentence, in parallel over sentences.
+def predict_batch(indptr, indices, data, offsets, coef, n_labels, order):
+    """Exact Viterbi paths of every sentence, in parallel over sentences.
 
     offsets : int64 (n_sentences + 1,) token offsets; coef : float64 flat chain
     weights (see ``split_coef``). Returns int32 (n_tokens,) label ids.
     """
-    emission, transition, start, stop = split_coef(coef, n_labels)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     n_sentences = offsets.shape[0] - 1
     paths = np.empty(offsets[n_sentences], dtype=np.int32)
     for i in prange(n_sentences):
@@ -128,22 +212,26 @@ def predict_batch(indptr, indices, data, offsets, coef, n_labels, first_order):
         n = hi - lo
         unary = np.empty((n, n_labels))
         backptr = np.empty((n, n_labels), dtype=np.int32)
+        backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
         unary_scores(indptr, indices, data, lo, hi, emission, unary)
-        viterbi_into(unary, n, transition, start, stop, first_order, backptr, paths[lo:hi])
+        _decode_into(
+            unary, n, transition, start, stop, trigram, order, backptr, backptr2, paths[lo:hi]
+        )
     return paths
 
 
 @njit
 def add_chain_delta(
-    indptr, indices, data, lo, gold, pred, n_tokens, first_order, coef, n_labels, scale
+    indptr, indices, data, lo, gold, pred, n_tokens, order, with_stop, coef, n_labels, scale
 ):
-    """coef += scale * (phi(x, gold) - phi(x, pred)) for the sentence starting at row ``lo``.
+    """coef += scale * (phi(x, gold) - phi(x, pred)) over the first ``n_tokens`` tokens.
 
-    gold, pred : int32 (>= n_tokens,) label ids; coef : float64 flat chain weights.
-    Only positions (and label bigrams) where the two outputs differ are touched, so
-    the cost is O(|delta phi|), which is what makes lazy averaging cheap.
+    The sentence starts at row ``lo``; gold, pred : int32 (>= n_tokens,) label ids.
+    ``with_stop`` adds the stop part (full sequences; prefixes have none). Only
+    positions, bigrams and trigrams where the two outputs differ are touched, so the
+    cost is O(|delta phi|), which is what makes lazy averaging cheap.
     """
-    emission, transition, start, stop = split_coef(coef, n_labels)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     for pos in range(n_tokens):
         g = gold[pos]
         p = pred[pos]
@@ -152,49 +240,59 @@ def add_chain_delta(
                 v = scale * data[j]
                 emission[indices[j], g] += v
                 emission[indices[j], p] -= v
-    if not first_order:
+    if order == 0:
         return
     if gold[0] != pred[0]:
         start[gold[0]] += scale
         start[pred[0]] -= scale
     last = n_tokens - 1
-    if gold[last] != pred[last]:
+    if with_stop and gold[last] != pred[last]:
         stop[gold[last]] += scale
         stop[pred[last]] -= scale
     for pos in range(1, n_tokens):
         if gold[pos - 1] != pred[pos - 1] or gold[pos] != pred[pos]:
             transition[gold[pos - 1], gold[pos]] += scale
             transition[pred[pos - 1], pred[pos]] -= scale
+    if order == 2:
+        for pos in range(2, n_tokens):
+            if (
+                gold[pos - 2] != pred[pos - 2]
+                or gold[pos - 1] != pred[pos - 1]
+                or (gold[pos] != pred[pos])
+            ):
+                trigram[gold[pos - 2], gold[pos - 1], gold[pos]] += scale
+                trigram[pred[pos - 2], pred[pos - 1], pred[pos]] -= scale
 
 
 @njit
 def perceptron_epoch(
-    indptr, indices, data, offsets, labels, order, coef, coef_sum, n_labels, first_order, n_seen
+    indptr, indices, data, offsets, labels, visit, coef, coef_sum, n_labels, order, n_seen
 ):
-    """One epoch of Collins' perceptron with lazy averaging over the sentences in ``order``.
+    """One epoch of Collins' perceptron (exact Viterbi, full updates), lazy averaging.
 
-    labels : int32 (n_tokens,) gold label ids; order : int64 (n_visits,) sentence ids;
-    coef : float64 current weights w, updated in place; coef_sum : float64 (same shape)
-    accumulates ``t * delta`` so that the average of w over all examples seen is
-    ``w - coef_sum / n_seen`` (Daume III, 2006, sec. 2.1.1); n_seen : examples seen
-    before this epoch. Returns (n_seen, n_mistakes, n_tokens_correct), where the
-    last counts tokens the current weights labelled right before their update.
+    labels : int32 (n_tokens,) gold label ids; visit : int64 (n_visits,) sentence ids
+    in visiting order; coef : float64 current weights w, updated in place; coef_sum :
+    float64 (same shape) accumulates ``t * delta`` so that the average of w over all
+    examples seen is ``w - coef_sum / n_seen`` (Daume III, 2006, sec. 2.1.1); n_seen :
+    examples seen before this epoch. Returns (n_seen, n_mistakes, n_tokens_correct),
+    the last counting tokens the current weights labelled right before any update.
     """
-    emission, transition, start, stop = split_coef(coef, n_labels)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     max_len = 1
     for i in range(offsets.shape[0] - 1):
         max_len = max(max_len, offsets[i + 1] - offsets[i])
     unary = np.empty((max_len, n_labels))
     backptr = np.empty((max_len, n_labels), dtype=np.int32)
+    backptr2 = np.empty((max_len if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
     pred = np.empty(max_len, dtype=np.int32)
     n_mistakes = 0
     n_correct = 0
-    for i in order:
+    for i in visit:
         lo = offsets[i]
         hi = offsets[i + 1]
         n = hi - lo
         unary_scores(indptr, indices, data, lo, hi, emission, unary)
-        viterbi_into(unary, n, transition, start, stop, first_order, backptr, pred)
+        _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, pred)
         gold = labels[lo:hi]
         n_wrong = 0
         for pos in range(n):
@@ -204,7 +302,7 @@ def perceptron_epoch(
         if n_wrong > 0:
             n_mistakes += 1
             add_chain_delta(
-                indptr, indices, data, lo, gold, pred, n, first_order, coef, n_labels, 1.0
+                indptr, indices, data, lo, gold, pred, n, order, True, coef, n_labels, 1.0
             )
             if n_seen > 0:
                 add_chain_delta(
@@ -215,7 +313,8 @@ def perceptron_epoch(
                     gold,
                     pred,
                     n,
-                    first_order,
+                    order,
+                    True,
                     coef_sum,
                     n_labels,
                     float(n_seen),

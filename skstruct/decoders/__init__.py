@@ -1,5 +1,5 @@
 """How to search an output space: decoder objects (estimator parameters) and functions."""
 
-from .chain import Viterbi, viterbi
+from .chain import BeamSearch, Greedy, Viterbi, viterbi
 
-__all__ = ["Viterbi", "viterbi"]
+__all__ = ["BeamSearch", "Greedy", "Viterbi", "viterbi"]

@@ -1,4 +1,9 @@
-"""Exact decoding of linear chains."""
+"""Decoders for linear chains: exact Viterbi, beam search and greedy search.
+
+A decoder is a small estimator (so ``GridSearchCV`` reaches ``decoder__beam_size``)
+that picks the structure (``make_structure``) and how wide its search is
+(``search_width``: ``None`` for exact dynamic programming).
+"""
 
 from numbers import Integral
 
@@ -10,23 +15,33 @@ from ..structures.chain import LinearChain
 from ..utils._sklearn_compat import Interval
 
 
-class Viterbi(BaseEstimator):
-    """Exact decoding of a linear chain by the Viterbi algorithm.
+class _ChainDecoder(BaseEstimator):
+    def make_structure(self, n_features, n_labels):
+        """The :class:`~skstruct.structures.LinearChain` this decoder searches."""
+        self._validate_params()
+        return LinearChain(n_features, n_labels, order=self.order)
+
+
+class Viterbi(_ChainDecoder):
+    """Exact decoding of a linear chain by dynamic programming (Viterbi).
 
     Pass it as the ``decoder`` of a learner; ``GridSearchCV`` reaches its parameters
     as ``decoder__order``.
 
     Parameters
     ----------
-    order : {0, 1}, default=1
+    order : {0, 1, 2}, default=1
         Markov order of the chain. ``1`` scores label bigrams plus start and stop
-        labels and decodes in O(n L^2); ``0`` has no transitions, so each token is
-        labelled on its own (a multiclass perceptron per token) in O(n L).
+        labels and decodes in O(n L^2); ``2`` adds label trigrams, O(n L^3); ``0`` has
+        no transitions, so each token is labelled on its own (a multiclass perceptron
+        per token) in O(n L).
 
     Notes
     -----
     Ties are broken towards the lowest label index, at every back-pointer and at
-    the last token, so decoding is deterministic.
+    the last token, so decoding is deterministic. With an update rule other than
+    ``"standard"``, training searches with an exact beam (as wide as the
+    ``L ** order`` label histories) to get the per-prefix trace the rule needs.
 
     References
     ----------
@@ -36,19 +51,86 @@ class Viterbi(BaseEstimator):
     Examples
     --------
     >>> from skstruct import StructuredPerceptron, Viterbi
-    >>> StructuredPerceptron(decoder=Viterbi(order=0))
-    StructuredPerceptron(decoder=Viterbi(order=0))
+    >>> StructuredPerceptron(decoder=Viterbi(order=2))
+    StructuredPerceptron(decoder=Viterbi(order=2))
     """
 
-    _parameter_constraints: dict = {"order": [Interval(Integral, 0, 1, closed="both")]}
+    _parameter_constraints: dict = {"order": [Interval(Integral, 0, 2, closed="both")]}
 
     def __init__(self, order=1):
         self.order = order
 
-    def make_structure(self, n_features, n_labels):
-        """The :class:`~skstruct.structures.LinearChain` this decoder searches."""
-        self._validate_params()
-        return LinearChain(n_features, n_labels, first_order=self.order == 1)
+    def search_width(self, structure):
+        """``None``: exact search."""
+        return None
+
+
+class BeamSearch(_ChainDecoder):
+    """Left-to-right beam search over a linear chain (Huang, Fayong & Guo 2012, Alg. 7).
+
+    At each token, every hypothesis in the beam is extended by every label; of the
+    extensions that agree on their last ``order`` labels only the best is kept
+    (dynamic-programming merging, sec. 4.2), and the ``beam_size`` best survive.
+    With ``beam_size >= n_labels ** order`` the search is exact.
+
+    Parameters
+    ----------
+    beam_size : int, default=4
+        Hypotheses kept per token; ``1`` is greedy search.
+    order : {1, 2}, default=1
+        Markov order of the chain (see :class:`Viterbi`).
+
+    Notes
+    -----
+    Cost O(n * beam_size * L) per sentence plus selection, against Viterbi's O(n L^2)
+    (order 1) or O(n L^3) (order 2). Train it with a violation-fixing update
+    (``update="max_violation"`` or ``"early"``): the standard update can be invalid
+    under inexact search and need not converge (sec. 3.2).
+
+    Examples
+    --------
+    >>> from skstruct import BeamSearch, StructuredPerceptron
+    >>> StructuredPerceptron(decoder=BeamSearch(beam_size=4, order=2), update="max_violation")
+    StructuredPerceptron(decoder=BeamSearch(order=2), update='max_violation')
+    """
+
+    _parameter_constraints: dict = {
+        "beam_size": [Interval(Integral, 1, None, closed="left")],
+        "order": [Interval(Integral, 1, 2, closed="both")],
+    }
+
+    def __init__(self, beam_size=4, order=1):
+        self.beam_size = beam_size
+        self.order = order
+
+    def search_width(self, structure):
+        """The beam size."""
+        return self.beam_size
+
+
+class Greedy(_ChainDecoder):
+    """Greedy left-to-right search: :class:`BeamSearch` with ``beam_size=1`` (Alg. 4).
+
+    Parameters
+    ----------
+    order : {1, 2}, default=1
+        Markov order of the chain.
+
+    Examples
+    --------
+    >>> from skstruct import Greedy, StructuredPerceptron
+    >>> StructuredPerceptron(decoder=Greedy(), update="early")
+    StructuredPerceptron(decoder=Greedy(), update='early')
+    """
+
+    _parameter_constraints: dict = {"order": [Interval(Integral, 1, 2, closed="both")]}
+
+    def __init__(self, order=1):
+        self.order = order
+
+    def search_width(self, structure):
+        """Always 1."""
+        return 1
 
 
 def viterbi(unary, transition, start=None, stop=None):

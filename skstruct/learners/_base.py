@@ -30,7 +30,7 @@ class BaseStructuredLearner(BaseEstimator):
     """Online structured learner over lists of sequences (see subclasses)."""
 
     _parameter_constraints: dict = {
-        "decoder": [HasMethods(["make_structure"]), None],
+        "decoder": [HasMethods(["make_structure", "search_width"]), None],
         "features": [HasMethods(["fit", "transform"]), None],
         "n_features": [Interval(Integral, 1, None, closed="left"), None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
@@ -143,6 +143,7 @@ class BaseStructuredLearner(BaseEstimator):
 
     def _initialize(self, X, y, classes, rng):
         """Fresh fitted state for ``X``, ``y``; returns the encoded training data."""
+        self._resolve()
         self.features_ = None if self.features is None else clone(self.features).fit(X)
         self.decoder_ = Viterbi() if self.decoder is None else clone(self.decoder)
         labels_flat = flat_labels(y)
@@ -160,6 +161,7 @@ class BaseStructuredLearner(BaseEstimator):
 
     def _extend(self, X, y):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
+        self._resolve()
         labels = self._encode_y(y)
         encoded = self.encoder_.partial_fit_transform(self._token_dicts(X))
         if encoded.n_features != self.structure_.n_features:
@@ -179,11 +181,11 @@ class BaseStructuredLearner(BaseEstimator):
         self.coef_ = self._weights.averaged() if self.average else self._weights.coef.copy()
         seconds = time.perf_counter() - start
         self.n_iter_ += 1
+        correct = stats.pop("correct")
         record = {
             "epoch": len(self.history_) + 1,
-            "mistakes": stats["mistakes"],
-            "updates": stats["updates"],
-            "train_score": stats["correct"] / encoded.n_tokens,
+            **stats,
+            "train_score": correct / encoded.n_tokens,
             "dev_score": None,
             "seconds": seconds,
         }
@@ -192,11 +194,15 @@ class BaseStructuredLearner(BaseEstimator):
         self.history_.append(record)
         return record
 
+    def _resolve(self):
+        """Set the fitted components a learner derives from its parameters (hook)."""
+
     def _run_epoch(self, encoded, labels, order):
         """Visit sentences ``order`` once, updating ``self._weights``.
 
-        Returns a dict with ``mistakes`` (sentences decoded wrongly), ``updates``
-        and ``correct`` (tokens decoded right before any update).
+        Returns a dict with ``mistakes`` (sentences decoded wrongly), ``updates``,
+        ``correct`` (tokens decoded right before any update) and any other per-epoch
+        counts the learner records in ``history_``.
         """
         raise NotImplementedError
 
@@ -217,7 +223,7 @@ class BaseStructuredLearner(BaseEstimator):
         check_is_fitted(self, "coef_")
         X = check_sequences(X)
         encoded = self._encode_X(X)
-        ids = self.structure_.predict(encoded, self.coef_)
+        ids = self._predict_ids(encoded, self.coef_)
         labels = self.classes_[ids].tolist()
         bounds = encoded.offsets.tolist()
         return [labels[bounds[i] : bounds[i + 1]] for i in range(len(X))]
@@ -241,8 +247,12 @@ class BaseStructuredLearner(BaseEstimator):
         X, y = check_sequences_and_labels(X, y)
         return self._token_accuracy(self._encode_X(X), self._encode_y(y), self.coef_)
 
+    def _predict_ids(self, encoded, coef):
+        width = self.decoder_.search_width(self.structure_)
+        return self.structure_.predict(encoded, coef, beam_size=width)
+
     def _token_accuracy(self, encoded, labels, coef):
-        return float(np.mean(self.structure_.predict(encoded, coef) == labels))
+        return float(np.mean(self._predict_ids(encoded, coef) == labels))
 
     # -- encoding ------------------------------------------------------------------------
 

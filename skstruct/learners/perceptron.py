@@ -1,5 +1,11 @@
-"""StructuredPerceptron: Collins' structured perceptron (CSP), averaged."""
+"""StructuredPerceptron: Collins' structured perceptron (CSP), averaged, with exact or
+inexact search and violation-fixing updates (Huang, Fayong & Guo 2012)."""
 
+import numpy as np
+from sklearn.base import clone
+
+from ..updates.search import UPDATE_RULES, StandardUpdate
+from ..utils._sklearn_compat import HasMethods, StrOptions
 from ._base import BaseStructuredLearner
 
 
@@ -17,10 +23,16 @@ class StructuredPerceptron(BaseStructuredLearner):
 
     Parameters
     ----------
-    decoder : Viterbi or None, default=None
+    decoder : Viterbi, BeamSearch, Greedy or None, default=None
         How outputs are searched, and so which structure is learnt. ``None`` means
         ``Viterbi()``, an exact first-order chain. ``GridSearchCV`` reaches its
-        parameters as ``decoder__order``.
+        parameters as ``decoder__order`` or ``decoder__beam_size``.
+    update : {"standard", "early", "hybrid", "max_violation", "latest", "laso"} or \
+            rule object, default="standard"
+        Which violation to update on (see :mod:`skstruct.updates`): ``"standard"`` is
+        Collins' full update; the others fix violations found along the search
+        (Huang et al. 2012) and keep the perceptron's convergence guarantee under
+        beam search, where the standard update may be invalid.
     features : transformer or None, default=None
         Applied to ``X`` before encoding, e.g. :class:`~skstruct.TokenFeatures` for raw
         tokens. ``None``: ``X`` already holds token feature dicts in sklearn-crfsuite's
@@ -71,11 +83,19 @@ class StructuredPerceptron(BaseStructuredLearner):
         The decoder used.
     n_iter_ : int
         Epochs run by the last call to ``fit`` (or all ``partial_fit`` calls).
+    update_rule_ : object
+        The resolved update rule.
     history_ : list of dict
-        One record per epoch: ``epoch``, ``mistakes`` (sequences decoded wrongly),
-        ``updates``, ``train_score`` (token accuracy of the online predictions made
-        during the epoch, before each update), ``dev_score`` (token accuracy of the
-        averaged model on the development set, or None) and ``seconds``.
+        One record per epoch: ``epoch``, ``mistakes`` (sequences on which the rule
+        found a violation; with exact search and the standard update, sequences
+        decoded wrongly), ``updates`` (violation pairs applied),
+        ``invalid_updates`` (applied pairs that were no violation: only the standard
+        update under inexact search makes them), ``invalid_standard`` (sequences on
+        which the standard update would have been invalid, the paper's Figure 5),
+        ``mean_violation`` (mean of ``w . (phi(z) - phi(y))`` over applied pairs),
+        ``train_score`` (token accuracy of the online predictions made during the
+        epoch, before each update), ``dev_score`` (token accuracy of the averaged
+        model on the development set, or None) and ``seconds``.
     best_iteration_ : int
         With ``n_iter_no_change``: the epoch whose weights ``coef_`` holds.
 
@@ -106,10 +126,16 @@ class StructuredPerceptron(BaseStructuredLearner):
     0.96
     """
 
+    _parameter_constraints: dict = {
+        **BaseStructuredLearner._parameter_constraints,
+        "update": [StrOptions(set(UPDATE_RULES)), HasMethods(["violations"])],
+    }
+
     def __init__(
         self,
         decoder=None,
         *,
+        update="standard",
         features=None,
         n_features=None,
         max_iter=10,
@@ -122,6 +148,7 @@ class StructuredPerceptron(BaseStructuredLearner):
         verbose=0,
     ):
         self.decoder = decoder
+        self.update = update
         self.features = features
         self.n_features = n_features
         self.max_iter = max_iter
@@ -133,6 +160,60 @@ class StructuredPerceptron(BaseStructuredLearner):
         self.n_iter_no_change = n_iter_no_change
         self.verbose = verbose
 
-    def _run_epoch(self, encoded, labels, order):
-        mistakes, correct = self.structure_.perceptron_epoch(encoded, labels, order, self._weights)
-        return {"mistakes": mistakes, "updates": mistakes, "correct": correct}
+    def _resolve(self):
+        if isinstance(self.update, str):
+            self.update_rule_ = UPDATE_RULES[self.update]()
+        else:
+            self.update_rule_ = clone(self.update)
+
+    def _run_epoch(self, encoded, labels, visit):
+        width = self.decoder_.search_width(self.structure_)
+        if width is None and isinstance(self.update_rule_, StandardUpdate):
+            # exact search and full updates: the whole epoch in one kernel
+            mistakes, correct = self.structure_.perceptron_epoch(
+                encoded, labels, visit, self._weights
+            )
+            return {
+                "mistakes": mistakes,
+                "updates": mistakes,
+                "invalid_updates": 0,
+                "invalid_standard": 0,
+                "mean_violation": None,
+                "correct": correct,
+            }
+        return self._search_epoch(encoded, labels, visit, width)
+
+    def _search_epoch(self, encoded, labels, visit, width):
+        """One epoch sentence by sentence: search with a trace, let the rule pick violations.
+
+        Exact decoders search with a beam as wide as the label histories, which is
+        exact and yields the per-prefix trace the rules read.
+        """
+        structure, weights, rule = self.structure_, self._weights, self.update_rule_
+        if width is None:
+            width = structure.n_states
+        offsets = encoded.offsets
+        stats = dict.fromkeys(("mistakes", "updates", "invalid_updates", "invalid_standard"), 0)
+        correct, margins = 0, []
+        for i in visit:
+            gold = labels[offsets[i] : offsets[i + 1]]
+            unary = structure.unary(encoded, i, weights.coef)
+            trace = structure.search(unary, weights.coef, width, gold, laso=rule.restarts)
+            correct += int(np.count_nonzero(trace.path == gold))
+            last = gold.shape[0] - 1
+            if not trace.best_is_gold[last] and trace.margin[last] < 0:
+                stats["invalid_standard"] += 1
+            steps = rule.violations(trace)
+            stats["mistakes"] += bool(steps)
+            for t in steps:
+                pred = trace.prefix(t)
+                margins.append(trace.margin[t])
+                stats["invalid_updates"] += bool(trace.margin[t] < 0)
+                structure.add_delta(encoded, i, gold, pred, weights.coef, 1.0)
+                if weights.n_seen:
+                    structure.add_delta(encoded, i, gold, pred, weights.coef_sum, weights.n_seen)
+            stats["updates"] += len(steps)
+            weights.n_seen += 1
+        stats["mean_violation"] = float(np.mean(margins)) if margins else None
+        stats["correct"] = correct
+        return stats

@@ -2,41 +2,50 @@
 
 import numpy as np
 
+from .._kernels import beam as _beam
 from .._kernels import chain as _chain
+from ._trace import SearchTrace
 
 
 class LinearChain:
-    """A linear chain over ``n_labels`` labels with ``n_features`` token features.
+    """A linear chain of order 0, 1 or 2 over ``n_labels`` labels and ``n_features`` features.
 
-    Parts are (token feature, label) emissions and, for a first-order chain,
-    label bigrams plus start and stop labels. The weights are one flat vector laid out
-    as ``[emission (n_features, n_labels) | transition (n_labels, n_labels) | start |
-    stop]``; a zeroth-order chain keeps the transition block at zero.
+    Parts are (token feature, label) emissions; from order 1, label bigrams plus start
+    and stop labels; at order 2, label trigrams too. The weights are one flat vector
+    laid out as ``[emission (n_features, n_labels) | transition (n_labels, n_labels) |
+    start | stop | trigram (n_labels ** 3), order 2 only]``; a zeroth-order chain keeps
+    its transition, start and stop weights at zero.
 
     Parameters
     ----------
     n_features : int
     n_labels : int
-    first_order : bool
-        Whether label bigrams, start and stop labels are parts.
+    order : {0, 1, 2}
     """
 
-    def __init__(self, n_features, n_labels, first_order=True):
+    def __init__(self, n_features, n_labels, order=1):
         self.n_features = n_features
         self.n_labels = n_labels
-        self.first_order = first_order
+        self.order = order
 
     @property
     def n_weights(self):
-        return self.n_features * self.n_labels + self.n_labels * (self.n_labels + 2)
+        return self.n_features * self.n_labels + _chain.n_structure_weights(
+            self.n_labels, self.order
+        )
+
+    @property
+    def n_states(self):
+        """Equivalence classes of prefixes (their last ``order`` labels): exact beam width."""
+        return self.n_labels**self.order
 
     def split(self, coef):
-        """Views ``(emission, transition, start, stop)`` of a flat weight vector."""
-        return _chain.split_coef(coef, self.n_labels)
+        """Views ``(emission, transition, start, stop, trigram)`` of a flat weight vector."""
+        return _chain.split_coef(coef, self.n_labels, self.order)
 
     def with_n_features(self, n_features):
         """The same chain over a vocabulary grown to ``n_features``."""
-        return LinearChain(n_features, self.n_labels, self.first_order)
+        return LinearChain(n_features, self.n_labels, self.order)
 
     def resize(self, coef, target):
         """``coef`` moved into the layout of ``target`` (a grown chain); new rows are zero."""
@@ -46,22 +55,17 @@ class LinearChain:
         out[target.n_features * self.n_labels :] = coef[n_old:]
         return out
 
-    def predict(self, encoded, coef):
-        """Label ids (int32 (n_tokens,)) of every sentence of ``encoded``."""
-        return _chain.predict_batch(
-            encoded.indptr,
-            encoded.indices,
-            encoded.data,
-            encoded.offsets,
-            coef,
-            self.n_labels,
-            self.first_order,
-        )
+    def predict(self, encoded, coef, beam_size=None):
+        """Label ids (int32 (n_tokens,)): exact Viterbi, or beam search of ``beam_size``."""
+        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
+        if beam_size is None:
+            return _chain.predict_batch(*arrays, self.n_labels, self.order)
+        return _beam.beam_predict_batch(*arrays, self.n_labels, self.order, beam_size)
 
-    def perceptron_epoch(self, encoded, labels, order, weights):
-        """One epoch of Collins' perceptron over ``order``; updates ``weights`` in place.
+    def perceptron_epoch(self, encoded, labels, visit, weights):
+        """One epoch of Collins' perceptron (exact search, full updates), fused in a kernel.
 
-        Returns ``(n_mistakes, n_tokens_correct)``.
+        Updates ``weights`` in place; returns ``(n_mistakes, n_tokens_correct)``.
         """
         weights.n_seen, n_mistakes, n_correct = _chain.perceptron_epoch(
             encoded.indptr,
@@ -69,11 +73,60 @@ class LinearChain:
             encoded.data,
             encoded.offsets,
             labels,
-            order,
+            visit,
             weights.coef,
             weights.coef_sum,
             self.n_labels,
-            self.first_order,
+            self.order,
             weights.n_seen,
         )
         return n_mistakes, n_correct
+
+    def unary(self, encoded, i, coef):
+        """Emission scores (float64 (n_tokens_i, n_labels)) of sentence ``i``."""
+        lo, hi = encoded.offsets[i], encoded.offsets[i + 1]
+        out = np.empty((hi - lo, self.n_labels))
+        emission = self.split(coef)[0]
+        _chain.unary_scores(encoded.indptr, encoded.indices, encoded.data, lo, hi, emission, out)
+        return out
+
+    def search(self, unary, coef, beam_size, gold, laso=False):
+        """Beam search of one sentence with gold tracking; returns a :class:`SearchTrace`."""
+        _, transition, start, stop, trigram = self.split(coef)
+        result = _beam.beam_search(
+            unary,
+            unary.shape[0],
+            transition,
+            start,
+            stop,
+            trigram,
+            self.order,
+            beam_size,
+            gold,
+            laso,
+        )
+        path, labels, parents, _, best, gold_score, in_beam, best_is_gold, fell_off = result
+        return SearchTrace(path, labels, parents, best, gold_score, in_beam, best_is_gold, fell_off)
+
+    def add_delta(self, encoded, i, gold, pred, coef, scale):
+        """coef += scale * (phi(gold) - phi(pred)) for sentence ``i``; ``pred`` may be a prefix.
+
+        ``gold`` and ``pred`` are compared over ``len(pred)`` tokens; the stop part
+        counts only when ``pred`` covers the whole sentence.
+        """
+        lo = encoded.offsets[i]
+        n = encoded.offsets[i + 1] - lo
+        _chain.add_chain_delta(
+            encoded.indptr,
+            encoded.indices,
+            encoded.data,
+            lo,
+            gold,
+            pred,
+            pred.shape[0],
+            self.order,
+            pred.shape[0] == n,
+            coef,
+            self.n_labels,
+            scale,
+        )

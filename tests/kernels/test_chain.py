@@ -72,7 +72,7 @@ def _encode(sentences, n_features):
 @given(strategies.sparse_corpus(), st.booleans(), st.integers(0, 2**31 - 1))
 def test_predict_batch_matches_python_twin(corpus, first_order, seed):
     sentences, _ = corpus
-    structure = LinearChain(6, 3, first_order)
+    structure = LinearChain(6, 3, int(first_order))
     coef = np.random.default_rng(seed).integers(-2, 3, structure.n_weights).astype(float)
     model = naive.ChainModel(6, 3, first_order)
     w = _dict_weights(model, coef)
@@ -100,7 +100,8 @@ def test_add_chain_delta_is_phi_difference(corpus, first_order):
             gold,
             pred,
             gold.size,
-            first_order,
+            int(first_order),
+            True,
             coef,
             3,
             2.0,
@@ -119,7 +120,7 @@ def test_perceptron_epochs_match_python_twin(corpus, first_order, n_epochs, seed
     gold = np.array([label for seq in labels for label in seq], dtype=np.int32)
     rng = np.random.default_rng(seed)
     orders = [rng.permutation(len(sentences)) for _ in range(n_epochs)]
-    structure = LinearChain(6, 3, first_order)
+    structure = LinearChain(6, 3, int(first_order))
     weights = AveragedWeights(structure.n_weights)
     mistakes = [structure.perceptron_epoch(encoded, gold, order, weights)[0] for order in orders]
 

@@ -1,0 +1,208 @@
+"""Beam search over linear chains of order 0, 1 and 2, with dynamic-programming merging.
+
+Hypotheses that agree on their last ``order`` labels are equivalent (Huang et al.
+2012, sec. 4.2): only the best of each class is kept, so a beam at least as wide as
+the ``n_labels ** order`` classes is exact. Scores follow ``chain.py``'s model.
+
+Beam slots: step ``t`` keeps up to ``beam_size`` items in slots ``0..beam_size - 1``,
+sorted best first; slot ``beam_size`` is reserved for the gold item a LaSO-style
+search restarts from. Items are (label, parent slot at ``t - 1``).
+"""
+
+import numpy as np
+from numba import prange
+
+from ._config import njit, njit_parallel
+from .chain import split_coef, unary_scores
+
+
+@njit
+def _extension(unary, t, n, prev_state, c, n_labels, order, transition, start, stop, trigram):
+    """Score added by labelling token ``t`` with ``c`` after a hypothesis in ``prev_state``."""
+    v = unary[t, c]
+    if order >= 1:
+        if t == 0:
+            v += start[c]
+        else:
+            v += transition[prev_state % n_labels, c]
+        if t == n - 1:
+            v += stop[c]
+    if order == 2 and t >= 2:
+        v += trigram[prev_state // n_labels, prev_state % n_labels, c]
+    return v
+
+
+@njit
+def beam_search(unary, n, transition, start, stop, trigram, order, beam_size, gold, laso):
+    """Beam search for one sentence, with the trace the update rules need.
+
+    unary : float64 (>= n, n_labels); gold : int32 (n,) gold labels, or (0,) when
+    predicting; laso : restart from the gold prefix whenever it falls off the beam.
+    Returns ``(path, labels, parents, first_slot, best_score, gold_score,
+    gold_in_beam, best_is_gold, fell_off)``: path int32 (n,) is the best final
+    sequence; labels, parents int32 (n, beam_size + 1) the beams; first_slot int32 (n,)
+    the slot of the best live item per step (0, or ``beam_size`` after a restart);
+    then per step: the best item's prefix score, the gold prefix's score, whether
+    the gold prefix is in the beam, whether the best item is the gold prefix, and
+    whether the search restarted from gold there. Final steps include stop scores.
+    Candidates are ranked by score; ties keep the first generated (lower parent slot,
+    then lower label).
+    """
+    L = unary.shape[1]
+    n_states = 1
+    for _ in range(order):
+        n_states *= L
+    K = beam_size
+    track = gold.shape[0] > 0
+    labels = np.full((n, K + 1), -1, dtype=np.int32)
+    parents = np.full((n, K + 1), -1, dtype=np.int32)
+    states = np.zeros((n, K + 1), dtype=np.int64)
+    scores = np.full((n, K + 1), -np.inf)
+    n_live = np.zeros(n, dtype=np.int64)
+    first_slot = np.zeros(n, dtype=np.int32)
+    best_score = np.zeros(n)
+    gold_score = np.zeros(n)
+    gold_in_beam = np.zeros(n, dtype=np.bool_)
+    best_is_gold = np.zeros(n, dtype=np.bool_)
+    fell_off = np.zeros(n, dtype=np.bool_)
+    # per-state scratch: the best candidate of each equivalence class at this step
+    stamp = np.full(n_states, -1, dtype=np.int64)
+    cand_score = np.empty(n_states)
+    cand_parent = np.empty(n_states, dtype=np.int32)
+    cand_label = np.empty(n_states, dtype=np.int32)
+    touched = np.empty(min(n_states, max(K, 1) * L + L), dtype=np.int64)
+    top = np.empty(K, dtype=np.int64)
+    gold_slot = 0  # slot of the gold prefix at the previous step (-1: fallen off)
+    gold_state = 0
+    running_gold = 0.0
+    for t in range(n):
+        n_touched = 0
+        if t == 0:
+            lo, hi = 0, 1  # the empty hypothesis, state 0, score 0
+        else:
+            lo = first_slot[t - 1]
+            hi = lo + n_live[t - 1]
+        for slot in range(lo, hi):
+            prev_state = states[t - 1, slot] if t > 0 else 0
+            prev_score = scores[t - 1, slot] if t > 0 else 0.0
+            for c in range(L):
+                v = prev_score + _extension(
+                    unary, t, n, prev_state, c, L, order, transition, start, stop, trigram
+                )
+                ns = (prev_state * L + c) % n_states
+                if stamp[ns] != t:
+                    stamp[ns] = t
+                    touched[n_touched] = ns
+                    n_touched += 1
+                    cand_score[ns] = v
+                    cand_parent[ns] = slot if t > 0 else -1
+                    cand_label[ns] = c
+                elif v > cand_score[ns]:  # strict: the first generated wins ties
+                    cand_score[ns] = v
+                    cand_parent[ns] = slot if t > 0 else -1
+                    cand_label[ns] = c
+        # top-K classes, best first (stable: ties keep generation order)
+        m = min(K, n_touched)
+        if 4 * K >= n_touched:
+            keys = np.empty(n_touched)
+            for j in range(n_touched):
+                keys[j] = -cand_score[touched[j]]
+            order_idx = np.argsort(keys, kind="mergesort")
+            for j in range(m):
+                top[j] = touched[order_idx[j]]
+        else:
+            size = 0
+            for j in range(n_touched):
+                s = touched[j]
+                v = cand_score[s]
+                if size == K and v <= cand_score[top[K - 1]]:
+                    continue
+                pos = size if size < K else K - 1
+                while pos > 0 and cand_score[top[pos - 1]] < v:
+                    top[pos] = top[pos - 1]
+                    pos -= 1
+                top[pos] = s
+                if size < K:
+                    size += 1
+        for j in range(m):
+            s = top[j]
+            labels[t, j] = cand_label[s]
+            parents[t, j] = cand_parent[s]
+            states[t, j] = s
+            scores[t, j] = cand_score[s]
+        n_live[t] = m
+        first_slot[t] = 0
+        best_score[t] = scores[t, 0]
+        if not track:
+            continue
+        g = gold[t]
+        running_gold += _extension(
+            unary, t, n, gold_state, g, L, order, transition, start, stop, trigram
+        )
+        gold_state = (gold_state * L + g) % n_states
+        gold_score[t] = running_gold
+        new_gold_slot = -1
+        if gold_slot >= 0:
+            for j in range(m):
+                if (
+                    states[t, j] == gold_state
+                    and labels[t, j] == g
+                    and (parents[t, j] == (gold_slot if t > 0 else -1))
+                ):
+                    new_gold_slot = j
+                    break
+        gold_in_beam[t] = new_gold_slot >= 0
+        best_is_gold[t] = new_gold_slot == 0
+        if laso and gold_slot >= 0 and new_gold_slot < 0:
+            fell_off[t] = True
+            labels[t, K] = g
+            parents[t, K] = gold_slot if t > 0 else -1
+            states[t, K] = gold_state
+            scores[t, K] = running_gold
+            first_slot[t] = K
+            n_live[t] = 1
+            new_gold_slot = K
+        gold_slot = new_gold_slot
+    path = np.empty(n, dtype=np.int32)
+    backtrack(labels, parents, n - 1, first_slot[n - 1], path)
+    return (
+        path,
+        labels,
+        parents,
+        first_slot,
+        best_score,
+        gold_score,
+        gold_in_beam,
+        (best_is_gold),
+        fell_off,
+    )
+
+
+@njit
+def backtrack(labels, parents, t, slot, out):
+    """Write the labels of the prefix ending in ``slot`` at step ``t`` to ``out[:t + 1]``."""
+    for j in range(t, -1, -1):
+        out[j] = labels[j, slot]
+        slot = parents[j, slot]
+
+
+@njit_parallel
+def beam_predict_batch(indptr, indices, data, offsets, coef, n_labels, order, beam_size):
+    """Beam-search paths of every sentence, in parallel over sentences.
+
+    Returns int32 (n_tokens,) label ids; see ``chain.predict_batch`` for the arrays.
+    """
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    n_sentences = offsets.shape[0] - 1
+    paths = np.empty(offsets[n_sentences], dtype=np.int32)
+    no_gold = np.zeros(0, dtype=np.int32)
+    for i in prange(n_sentences):
+        lo = offsets[i]
+        hi = offsets[i + 1]
+        unary = np.empty((hi - lo, n_labels))
+        unary_scores(indptr, indices, data, lo, hi, emission, unary)
+        result = beam_search(
+            unary, hi - lo, transition, start, stop, trigram, order, beam_size, no_gold, False
+        )
+        paths[lo:hi] = result[0]
+    return paths
