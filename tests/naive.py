@@ -138,3 +138,52 @@ def perceptron(model, sentences, labels, orders):
         mistakes.append(wrong)
     average = {part: v / n_seen for part, v in total.items()}
     return w, average, mistakes
+
+
+def chain_score_order(path, unary, transition, start, stop, trigram, order, with_stop=True):
+    """Score of a label path (or prefix, without stop) of a chain of order 0, 1 or 2."""
+    score = sum(float(unary[t][label]) for t, label in enumerate(path))
+    if order >= 1:
+        score += start[path[0]] + (stop[path[-1]] if with_stop else 0.0)
+        score += sum(transition[a][b] for a, b in itertools.pairwise(path))
+    if order == 2:
+        score += sum(trigram[a][b][c] for a, b, c in zip(path, path[1:], path[2:]))
+    return float(score)
+
+
+def max_chain_score_order(unary, transition, start, stop, trigram, order):
+    n_tokens, n_labels = np.shape(unary)
+    return max(
+        chain_score_order(p, unary, transition, start, stop, trigram, order)
+        for p in all_paths(n_tokens, n_labels)
+    )
+
+
+def beam_search(unary, transition, start, stop, trigram, order, beam_size, gold):
+    """Pure-Python beam search with DP merging, the kernel's tie-breaking and gold tracking.
+
+    Returns (path, best_score per step, gold_in_beam per step). A hypothesis is a
+    tuple of labels; two are merged when their last ``order`` labels agree.
+    """
+    n = len(unary)
+    beam = [((), 0.0)]
+    best_scores, in_beam = [], []
+    gold_alive = True
+    for t in range(n):
+        last = t == n - 1
+        merged = {}
+        for prefix, _ in beam:
+            for c in range(len(unary[0])):
+                seq = (*prefix, c)
+                score = chain_score_order(
+                    seq, unary, transition, start, stop, trigram, order, with_stop=last
+                )
+                key = seq[len(seq) - order :] if order else ()
+                if key not in merged or score > merged[key][1]:
+                    merged[key] = (seq, score)
+        ranked = sorted(merged.values(), key=lambda item: -item[1])  # stable: generation order
+        beam = ranked[:beam_size]
+        best_scores.append(beam[0][1])
+        gold_alive = gold_alive and any(seq == tuple(gold[: t + 1]) for seq, _ in beam)
+        in_beam.append(gold_alive)
+    return list(beam[0][0]), best_scores, in_beam

@@ -10,12 +10,19 @@ from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_
 from sklearn.pipeline import make_pipeline
 from sklearn.utils._param_validation import InvalidParameterError
 
-from skstruct import StructuredPerceptron, TokenFeatures, Viterbi
+from skstruct import BeamSearch, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct.datasets import make_chain_data
 from skstruct.metrics import sequence_accuracy_scorer, token_accuracy_scorer
 
 LEARNERS = [
     StructuredPerceptron(features=TokenFeatures(), max_iter=3, random_state=0),
+    StructuredPerceptron(
+        BeamSearch(beam_size=2, order=2),
+        update="max_violation",
+        features=TokenFeatures(),
+        max_iter=3,
+        random_state=0,
+    ),
 ]
 BAD_PARAMS = [
     {"max_iter": 0},
@@ -26,6 +33,9 @@ BAD_PARAMS = [
     {"n_iter_no_change": 0},
     {"average": "yes"},
     {"features": "TokenFeatures"},
+    {"update": "max-violation"},
+    {"decoder": BeamSearch(beam_size=0)},
+    {"decoder": BeamSearch(order=0)},
 ]
 
 
@@ -35,7 +45,7 @@ def data():
 
 
 def _ids(learner):
-    return type(learner).__name__
+    return f"{type(learner).__name__}-{type(learner.decoder).__name__}"
 
 
 @pytest.mark.parametrize("learner", LEARNERS, ids=_ids)

@@ -144,8 +144,9 @@ class BaseStructuredLearner(BaseEstimator):
     def _initialize(self, X, y, classes, rng):
         """Fresh fitted state for ``X``, ``y``; returns the encoded training data."""
         self._resolve()
-        self.features_ = None if self.features is None else clone(self.features).fit(X)
         self.decoder_ = Viterbi() if self.decoder is None else clone(self.decoder)
+        self.decoder_._validate_params()  # before any work on the data
+        self.features_ = None if self.features is None else clone(self.features).fit(X)
         labels_flat = flat_labels(y)
         if classes is None:
             self.classes_ = np.unique(np.asarray(labels_flat))
