@@ -25,7 +25,7 @@ ALLOWED = [{N}, {N, V}, {N, V}, {DOT}]
 
 
 def _phi(labels):
-    pairs = list(itertools.pairwise(labels.tolist()))
+    pairs = list(itertools.pairwise(int(label) for label in labels))
     return np.array([pairs.count((N, N)), pairs.count((V, DOT))], dtype=float)
 
 
