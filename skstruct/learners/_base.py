@@ -95,20 +95,19 @@ class BaseStructuredLearner(BaseEstimator):
             leave=False,
         )
         for _ in epochs:
-            record = self._epoch(encoded, labels, dev)
+            record, coef = self._epoch(encoded, labels, dev)
             if self.verbose:
                 epochs.set_postfix(mistakes=record["mistakes"], dev=record["dev_score"])
             if self.n_iter_no_change is None:
                 continue
             if record["dev_score"] > best_score:
-                best_score, best_coef, since_best = record["dev_score"], self.coef_, 0
+                best_score, best_coef, since_best = record["dev_score"], coef, 0
                 self.best_iteration_ = self.n_iter_
             else:
                 since_best += 1
                 if since_best >= self.n_iter_no_change:
                     break
-        if best_coef is not None:
-            self.coef_ = best_coef
+        self.coef_ = self._current_coef() if best_coef is None else best_coef
         return self
 
     @_fit_context(prefer_skip_nested_validation=False)
@@ -139,6 +138,7 @@ class BaseStructuredLearner(BaseEstimator):
             encoded, labels = self._initialize(X, y, classes=classes, rng=None)
             self.n_iter_ = 0
         self._epoch(encoded, labels, None)
+        self.coef_ = self._current_coef()
         return self
 
     def _initialize(self, X, y, classes, rng):
@@ -173,13 +173,20 @@ class BaseStructuredLearner(BaseEstimator):
             self._weights.resize(lambda coef: old.resize(coef, self.structure_))
         return encoded, labels
 
+    def _current_coef(self):
+        """The model's weights now: averaged (a new array) or a copy of the current ones."""
+        return self._weights.averaged() if self.average else self._weights.coef.copy()
+
     def _epoch(self, encoded, labels, dev):
-        """One epoch in the order drawn from the learner's random state; appends history."""
+        """One epoch in the order drawn from the learner's random state; appends history.
+
+        Returns the record and, when there is a dev set, the weights it was scored with
+        (else None: averaging all weights every epoch would cost more than an epoch).
+        """
         n = encoded.n_sentences
         order = self._rng.permutation(n) if self.shuffle else np.arange(n)
         start = time.perf_counter()
         stats = self._run_epoch(encoded, labels, order)
-        self.coef_ = self._weights.averaged() if self.average else self._weights.coef.copy()
         seconds = time.perf_counter() - start
         self.n_iter_ += 1
         correct = stats.pop("correct")
@@ -190,10 +197,12 @@ class BaseStructuredLearner(BaseEstimator):
             "dev_score": None,
             "seconds": seconds,
         }
+        coef = None
         if dev is not None:
-            record["dev_score"] = self._token_accuracy(*dev, self.coef_)
+            coef = self._current_coef()
+            record["dev_score"] = self._token_accuracy(*dev, coef)
         self.history_.append(record)
-        return record
+        return record, coef
 
     def _resolve(self):
         """Set the fitted components a learner derives from its parameters (hook)."""

@@ -211,7 +211,9 @@ class StructuredPerceptron(BaseStructuredLearner):
                 stats["invalid_updates"] += bool(trace.margin[t] < 0)
                 structure.add_delta(encoded, i, gold, pred, weights.coef, 1.0)
                 if weights.n_seen:
-                    structure.add_delta(encoded, i, gold, pred, weights.coef_sum, weights.n_seen)
+                    structure.add_delta(
+                        encoded, i, gold, pred, weights.coef_sum, float(weights.n_seen)
+                    )
             stats["updates"] += len(steps)
             weights.n_seen += 1
         stats["mean_violation"] = float(np.mean(margins)) if margins else None
