@@ -10,10 +10,9 @@ from skstruct._kernels import chain
 from skstruct.structures import LinearChain
 from tests import naive
 
-_scores = st.one_of(
-    st.floats(-3, 3, allow_nan=False, allow_infinity=False, width=64),
-    st.integers(-1, 1).map(float),  # small integers make ties, where searches go wrong
-)
+# Multiples of 1/4 add up exactly in any order, so the twin (which sums whole paths)
+# and the kernel (which sums prefix by prefix) see the same ties; 0 and +-1 make many.
+_scores = st.integers(-12, 12).map(lambda k: k / 4)
 
 
 @st.composite
