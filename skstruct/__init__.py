@@ -7,14 +7,16 @@ the scikit-learn estimator contract.
 
 from .decoders import BeamSearch, Greedy, Viterbi
 from .features import TokenFeatures
-from .learners import StructuredPerceptron
+from .learners import SWVP, StructuredPerceptron, StructuredWeightedViolationsPerceptron
 
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "SWVP",
     "BeamSearch",
     "Greedy",
     "StructuredPerceptron",
+    "StructuredWeightedViolationsPerceptron",
     "TokenFeatures",
     "Viterbi",
     "__version__",

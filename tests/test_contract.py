@@ -10,7 +10,7 @@ from sklearn.model_selection import GridSearchCV, KFold, cross_val_score, cross_
 from sklearn.pipeline import make_pipeline
 from sklearn.utils._param_validation import InvalidParameterError
 
-from skstruct import BeamSearch, StructuredPerceptron, TokenFeatures, Viterbi
+from skstruct import SWVP, BeamSearch, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct.datasets import make_chain_data
 from skstruct.metrics import sequence_accuracy_scorer, token_accuracy_scorer
 
@@ -23,6 +23,9 @@ LEARNERS = [
         max_iter=3,
         random_state=0,
     ),
+    SWVP(
+        gamma="wmr", mode="balanced", beta=2.0, features=TokenFeatures(), max_iter=3, random_state=0
+    ),
 ]
 BAD_PARAMS = [
     {"max_iter": 0},
@@ -34,6 +37,10 @@ BAD_PARAMS = [
     {"average": "yes"},
     {"features": "TokenFeatures"},
     {"update": "max-violation"},
+    {"substructures": "pairs"},
+    {"gamma": "margin"},
+    {"mode": "passive"},
+    {"beta": -1.0},
     {"decoder": BeamSearch(beam_size=0)},
     {"decoder": BeamSearch(order=0)},
 ]
@@ -82,8 +89,16 @@ def test_predict_before_fit_raises_not_fitted(learner, data):
         clone(learner).score(*data)
 
 
-@pytest.mark.parametrize("learner", LEARNERS, ids=_ids)
-@pytest.mark.parametrize("params", BAD_PARAMS, ids=str)
+@pytest.mark.parametrize(
+    ("learner", "params"),
+    [
+        (learner, params)
+        for learner in LEARNERS
+        for params in BAD_PARAMS
+        if set(params) <= set(learner.get_params())
+    ],
+    ids=str,
+)
 def test_bad_params_raise_invalid_parameter_error(learner, params, data):
     with pytest.raises(InvalidParameterError):
         clone(learner).set_params(**params).fit(*data)

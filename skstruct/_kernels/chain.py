@@ -321,3 +321,14 @@ def perceptron_epoch(
                 )
         n_seen += 1
     return n_seen, n_mistakes, n_correct
+
+
+@njit
+def argmax_path(unary, transition, start, stop, trigram, order):
+    """Exact best path of one sentence (int32 (n,)), with the epoch kernels' tie-breaking."""
+    n, n_labels = unary.shape
+    backptr = np.empty((n, n_labels), dtype=np.int32)
+    backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+    path = np.empty(n, dtype=np.int32)
+    _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
+    return path

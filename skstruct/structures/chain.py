@@ -4,6 +4,7 @@ import numpy as np
 
 from .._kernels import beam as _beam
 from .._kernels import chain as _chain
+from .._kernels import swvp as _swvp
 from ._trace import SearchTrace
 
 
@@ -90,6 +91,24 @@ class LinearChain:
         _chain.unary_scores(encoded.indptr, encoded.indices, encoded.data, lo, hi, emission, out)
         return out
 
+    def argmax(self, unary, coef):
+        """Exact best path (int32 (n,)) of one sentence's emission scores ``unary``."""
+        _, transition, start, stop, trigram = self.split(coef)
+        return _chain.argmax_path(unary, transition, start, stop, trigram, self.order)
+
+    def margin(self, unary, coef, gold, mixed, a, b):
+        """``w . (phi(gold) - phi(mixed))`` for ``mixed`` equal to ``gold`` outside ``[a, b)``.
+
+        Only the parts meeting ``[a, b)`` are summed, as the SWVP kernel does, so both
+        paths round alike.
+        """
+        _, transition, start, stop, trigram = self.split(coef)
+        n = gold.shape[0]
+        args = (transition, start, stop, trigram, self.order)
+        return _swvp.window_score(unary, gold, n, a, b, *args) - _swvp.window_score(
+            unary, mixed, n, a, b, *args
+        )
+
     def search(self, unary, coef, beam_size, gold, laso=False):
         """Beam search of one sentence with gold tracking; returns a :class:`SearchTrace`."""
         _, transition, start, stop, trigram = self.split(coef)
@@ -107,6 +126,24 @@ class LinearChain:
         )
         path, labels, parents, _, best, gold_score, in_beam, best_is_gold, fell_off = result
         return SearchTrace(path, labels, parents, best, gold_score, in_beam, best_is_gold, fell_off)
+
+    def swvp_epoch(self, encoded, labels, visit, weights, options, counts):
+        """One SWVP epoch with built-in options (int codes), fused in a kernel."""
+        weights.n_seen = _swvp.swvp_epoch(
+            encoded.indptr,
+            encoded.indices,
+            encoded.data,
+            encoded.offsets,
+            labels,
+            visit,
+            weights.coef,
+            weights.coef_sum,
+            self.n_labels,
+            self.order,
+            weights.n_seen,
+            *options,
+            counts,
+        )
 
     def add_delta(self, encoded, i, gold, pred, coef, scale):
         """coef += scale * (phi(gold) - phi(pred)) for sentence ``i``; ``pred`` may be a prefix.

@@ -1,0 +1,333 @@
+"""Structured Weighted Violations Perceptron kernels for chains (Dror & Reichart 2016).
+
+A mixed assignment ``m^J`` takes the prediction's labels on the positions ``J`` and
+the gold labels elsewhere. For the built-in substructure sets every ``J`` is a range
+``[a, b)``, so ``w . (phi(y) - phi(m^J))`` and the update touch only the parts that
+meet the range: emissions in it, label bigrams and trigrams reaching into it, and the
+start / stop parts at the edges.
+"""
+
+import numpy as np
+
+from ._config import njit
+from .chain import _decode_into, split_coef, unary_scores
+
+# Option codes: strings stay in Python; kernels see ints.
+SUBSTRUCTURES_SINGLE, SUBSTRUCTURES_ERRORS, SUBSTRUCTURES_SPANS, SUBSTRUCTURES_FULL = 0, 1, 2, 3
+GAMMA_WM, GAMMA_WMR, GAMMA_UNIFORM = 0, 1, 2
+# Counters per epoch, in the order of ``swvp_epoch``'s ``counts`` array.
+N_COUNTS = 7
+(
+    COUNT_MISTAKES,
+    COUNT_UPDATES,
+    COUNT_TERMS,
+    COUNT_BACKOFFS,
+    COUNT_DROPPED,
+    COUNT_CONDITION_FAILED,
+    COUNT_STUCK,
+) = range(N_COUNTS)
+
+
+@njit
+def window_score(unary, path, n, a, b, transition, start, stop, trigram, order):
+    """Score of the parts of ``path`` that meet positions ``[a, b)``.
+
+    Emissions at ``a..b-1``; bigrams ending at ``a..b``; trigrams ending at
+    ``a..b+1``; start if ``a == 0``; stop if ``b == n``. Two paths equal outside
+    ``[a, b)`` differ in score by exactly the difference of their window scores.
+    """
+    total = 0.0
+    for k in range(a, b):
+        total += unary[k, path[k]]
+    if order >= 1:
+        if a == 0:
+            total += start[path[0]]
+        if b == n:
+            total += stop[path[n - 1]]
+        for k in range(max(1, a), min(n, b + 1)):
+            total += transition[path[k - 1], path[k]]
+    if order == 2:
+        for k in range(max(2, a), min(n, b + 2)):
+            total += trigram[path[k - 2], path[k - 1], path[k]]
+    return total
+
+
+@njit
+def add_window_delta(
+    indptr, indices, data, row, gold, mixed, n, a, b, order, coef, n_labels, scale
+):
+    """coef += scale * (phi(gold) - phi(mixed)), for ``mixed`` equal to gold outside [a, b)."""
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    for k in range(a, b):
+        if gold[k] != mixed[k]:
+            for j in range(indptr[row + k], indptr[row + k + 1]):
+                v = scale * data[j]
+                emission[indices[j], gold[k]] += v
+                emission[indices[j], mixed[k]] -= v
+    if order == 0:
+        return
+    if a == 0 and gold[0] != mixed[0]:
+        start[gold[0]] += scale
+        start[mixed[0]] -= scale
+    if b == n and gold[n - 1] != mixed[n - 1]:
+        stop[gold[n - 1]] += scale
+        stop[mixed[n - 1]] -= scale
+    for k in range(max(1, a), min(n, b + 1)):
+        if gold[k - 1] != mixed[k - 1] or gold[k] != mixed[k]:
+            transition[gold[k - 1], gold[k]] += scale
+            transition[mixed[k - 1], mixed[k]] -= scale
+    if order == 2:
+        for k in range(max(2, a), min(n, b + 2)):
+            if gold[k - 2] != mixed[k - 2] or gold[k - 1] != mixed[k - 1] or gold[k] != mixed[k]:
+                trigram[gold[k - 2], gold[k - 1], gold[k]] += scale
+                trigram[mixed[k - 2], mixed[k - 1], mixed[k]] -= scale
+
+
+@njit
+def substructure_ranges(gold, pred, n, kind, starts, stops):
+    """Write the ranges ``[a, b)`` of JJ_x into ``starts``/``stops``; return |JJ_x|.
+
+    single: every position; errors: every position where pred differs; spans:
+    maximal runs of such positions; full: the whole sentence.
+    """
+    count = 0
+    if kind == SUBSTRUCTURES_FULL:
+        starts[0], stops[0] = 0, n
+        return 1
+    k = 0
+    while k < n:
+        wrong = gold[k] != pred[k]
+        if kind == SUBSTRUCTURES_SINGLE or (kind == SUBSTRUCTURES_ERRORS and wrong):
+            starts[count], stops[count] = k, k + 1
+            count += 1
+        elif kind == SUBSTRUCTURES_SPANS and wrong:
+            end = k + 1
+            while end < n and gold[end] != pred[end]:
+                end += 1
+            starts[count], stops[count] = k, end
+            count += 1
+            k = end
+            continue
+        k += 1
+    return count
+
+
+@njit
+def set_gamma(margins, used, ranked, n_sets, kind, beta, out):
+    """Weights of the mixed assignments flagged in ``used`` (bool), summing to 1.
+
+    margins : ``w . (phi(y) - phi(m^J))`` per set (<= 0: a violation). wm: ``|margin|^beta``
+    normalised; wmr: ``((N - r) / N)^beta`` normalised, where ``r`` is the 0-based rank
+    of ``|margin|`` (largest first, ties by position) among the ``N`` sets flagged in
+    ``ranked`` (all of JJ_x when balanced, the violating ones when aggressive, as the
+    paper's footnote 5 says); uniform: equal weights. When every wm weight is 0 (all
+    margins 0, as at the start of training), uniform.
+    """
+    out[:n_sets] = 0.0
+    n_used = 0
+    n_ranked = 0
+    for j in range(n_sets):
+        n_used += used[j]
+        n_ranked += ranked[j]
+    if n_used == 0:
+        return
+    if kind == GAMMA_WM:
+        total = 0.0
+        for j in range(n_sets):
+            if used[j]:
+                out[j] = abs(margins[j]) ** beta
+                total += out[j]
+        if total > 0.0:
+            for j in range(n_sets):
+                out[j] /= total
+            return
+        kind = GAMMA_UNIFORM
+    if kind == GAMMA_WMR:
+        total = 0.0
+        for j in range(n_sets):
+            if not used[j]:
+                continue
+            rank = 0
+            for other in range(n_sets):
+                if (
+                    ranked[other]
+                    and other != j
+                    and (
+                        abs(margins[other]) > abs(margins[j])
+                        or (abs(margins[other]) == abs(margins[j]) and other < j)
+                    )
+                ):
+                    rank += 1
+            out[j] = ((n_ranked - rank) / n_ranked) ** beta
+            total += out[j]
+        for j in range(n_sets):
+            out[j] /= total
+        return
+    for j in range(n_sets):
+        if used[j]:
+            out[j] = 1.0 / n_used
+
+
+@njit
+def choose_terms(
+    margins, differs, n_sets, gamma_kind, beta, aggressive, enforce, used, ranked, gamma, counts
+):
+    """Pick the mixed assignments to update on and their weights (Algorithm 2, lines 10-11).
+
+    differs : bool per set, ``m^J != y`` (only those are in I = Iv + Inv). Aggressive
+    uses Iv only; balanced all of I. With ``enforce``, non-violating terms are dropped,
+    largest margin first, until ``w . sum gamma delta phi <= 0`` (condition 2). Returns
+    0 (update with ``gamma``), 1 (back off to the CSP update) or 2 (no update).
+    """
+    n_violating = 0
+    for j in range(n_sets):
+        used[j] = differs[j] and (margins[j] <= 0.0 or not aggressive)
+        ranked[j] = used[j] or not aggressive
+        if differs[j] and margins[j] <= 0.0:
+            n_violating += 1
+    if n_violating == 0:
+        if enforce or aggressive:
+            counts[COUNT_BACKOFFS if enforce else COUNT_STUCK] += 1
+            return 1 if enforce else 2
+    while True:
+        set_gamma(margins, used, ranked, n_sets, gamma_kind, beta, gamma)
+        if aggressive or not enforce:
+            break
+        product = 0.0
+        for j in range(n_sets):
+            product += gamma[j] * margins[j]
+        if product <= 0.0:
+            break
+        worst = -1
+        for j in range(n_sets):
+            if used[j] and margins[j] > 0.0 and (worst < 0 or margins[j] > margins[worst]):
+                worst = j
+        used[worst] = False
+        counts[COUNT_DROPPED] += 1
+    if not aggressive and not enforce:
+        product = 0.0
+        for j in range(n_sets):
+            product += gamma[j] * margins[j]
+        if product > 0.0:
+            counts[COUNT_CONDITION_FAILED] += 1
+    return 0
+
+
+@njit
+def swvp_epoch(
+    indptr,
+    indices,
+    data,
+    offsets,
+    labels,
+    visit,
+    coef,
+    coef_sum,
+    n_labels,
+    order,
+    n_seen,
+    substructures,
+    gamma_kind,
+    beta,
+    aggressive,
+    enforce,
+    counts,
+):
+    """One SWVP epoch (argmax inference, built-in JJ_x and gamma), with lazy averaging.
+
+    Arrays as in ``chain.perceptron_epoch``; substructures, gamma_kind : option codes
+    above; counts : int64 (N_COUNTS + 1,) incremented in place, the last entry counting
+    tokens labelled right before any update. Returns n_seen.
+    """
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    max_len = 1
+    for i in range(offsets.shape[0] - 1):
+        max_len = max(max_len, offsets[i + 1] - offsets[i])
+    unary = np.empty((max_len, n_labels))
+    backptr = np.empty((max_len, n_labels), dtype=np.int32)
+    backptr2 = np.empty((max_len if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+    pred = np.empty(max_len, dtype=np.int32)
+    mixed = np.empty(max_len, dtype=np.int32)
+    starts = np.empty(max_len, dtype=np.int64)
+    stops = np.empty(max_len, dtype=np.int64)
+    margins = np.empty(max_len)
+    differs = np.empty(max_len, dtype=np.bool_)
+    used = np.empty(max_len, dtype=np.bool_)
+    ranked = np.empty(max_len, dtype=np.bool_)
+    gamma = np.empty(max_len)
+    for i in visit:
+        lo = offsets[i]
+        n = offsets[i + 1] - lo
+        gold = labels[lo : lo + n]
+        unary_scores(indptr, indices, data, lo, lo + n, emission, unary)
+        _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, pred)
+        n_wrong = 0
+        for k in range(n):
+            if pred[k] != gold[k]:
+                n_wrong += 1
+        counts[N_COUNTS] += n - n_wrong
+        if n_wrong == 0:
+            n_seen += 1
+            continue
+        counts[COUNT_MISTAKES] += 1
+        n_sets = substructure_ranges(gold, pred, n, substructures, starts, stops)
+        for j in range(n_sets):
+            a, b = starts[j], stops[j]
+            mixed[:n] = gold
+            differs[j] = False
+            for k in range(a, b):
+                mixed[k] = pred[k]
+                differs[j] = differs[j] or pred[k] != gold[k]
+            margins[j] = window_score(
+                unary, gold, n, a, b, transition, start, stop, trigram, order
+            ) - window_score(unary, mixed, n, a, b, transition, start, stop, trigram, order)
+        case = choose_terms(
+            margins,
+            differs,
+            n_sets,
+            gamma_kind,
+            beta,
+            aggressive,
+            enforce,
+            used,
+            ranked,
+            gamma,
+            counts,
+        )
+        if case == 1:  # back off to the CSP update: J = [n], gamma = 1
+            n_sets = 1
+            starts[0], stops[0] = 0, n
+            used[0] = True
+            gamma[0] = 1.0
+        if case != 2:
+            counts[COUNT_UPDATES] += 1
+            # Apply every term against the weights the margins were computed with:
+            # scale first, add after.
+            for j in range(n_sets):
+                if not used[j] or gamma[j] == 0.0:
+                    continue
+                a, b = starts[j], stops[j]
+                mixed[:n] = gold
+                mixed[a:b] = pred[a:b]
+                counts[COUNT_TERMS] += 1
+                add_window_delta(
+                    indptr, indices, data, lo, gold, mixed, n, a, b, order, coef, n_labels, gamma[j]
+                )
+                if n_seen > 0:
+                    add_window_delta(
+                        indptr,
+                        indices,
+                        data,
+                        lo,
+                        gold,
+                        mixed,
+                        n,
+                        a,
+                        b,
+                        order,
+                        coef_sum,
+                        n_labels,
+                        gamma[j] * n_seen,
+                    )
+        n_seen += 1
+    return n_seen
