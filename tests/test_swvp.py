@@ -10,7 +10,7 @@ from hypothesis.extra.numpy import arrays
 
 from skstruct import SWVP, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct._kernels import swvp as kernels
-from skstruct.datasets import make_chain_data
+from skstruct.datasets import make_chain_data, make_hmm_sequences
 from skstruct.features import TokenDictEncoder
 from tests import naive
 from tests.test_perceptron import _as_sparse, _token_dicts
@@ -192,3 +192,28 @@ def test_history_counts_the_cases(data):
     assert all(r["csp_backoffs"] == r["dropped_terms"] == 0 for r in est.history_)
     enforced = SWVP(mode="balanced", max_iter=3, random_state=0).fit(X, y)
     assert all(r["condition2_failures"] == 0 for r in enforced.history_)
+
+
+@pytest.mark.parametrize(
+    ("setup", "n_obs", "n_states", "n_next", "n_emit"),
+    [(1, 5, 3, 3, 5), (2, 5, 3, 3, 5), (3, 20, 7, 3, 5)],
+)
+def test_hmm_setups_follow_the_papers_footnote(setup, n_obs, n_states, n_next, n_emit):
+    X, y = make_hmm_sequences(setup, 3000, random_state=4)
+    assert {len(s) for s in X} == {8}
+    states = {label for seq in y for label in seq}
+    observations = {x for seq in X for x in seq}
+    assert len(states) == n_states and len(observations) <= n_obs
+    successors = {s: set() for s in states}
+    emitted = {s: set() for s in states}
+    for xs, ys in zip(X, y):
+        for a, b in itertools.pairwise(ys):
+            successors[a].add(b)
+        for x, s in zip(xs, ys):
+            emitted[s].add(x)
+    # rows are permutations of vectors with n_next / n_emit non-zero entries
+    assert max(len(v) for v in successors.values()) <= n_next
+    assert max(len(v) for v in emitted.values()) <= n_emit
+    assert make_hmm_sequences(setup, 5, random_state=4) == (X[:5], y[:5])
+    with pytest.raises(ValueError, match="setup must be one of"):
+        make_hmm_sequences(4, 5)

@@ -5,7 +5,8 @@
   token dicts and head lists.
 - :func:`fetch_conll2000` and :func:`fetch_conll2002` load the shared-task data
   from :func:`get_data_home`, downloading the public originals when missing.
-- :func:`make_chain_data` samples a small tagging task from a random HMM.
+- :func:`make_chain_data` samples a small tagging task from a random HMM;
+  :func:`make_hmm_sequences` the synthetic setups of the SWVP paper.
 """
 
 from ._conll import load_conll
@@ -13,7 +14,7 @@ from ._conllu import load_conllu
 from ._errors import ConllFormatError
 from ._fetch import fetch_conll2000, fetch_conll2002
 from ._home import get_data_home
-from ._synthetic import make_chain_data
+from ._synthetic import make_chain_data, make_hmm_sequences
 
 __all__ = [
     "ConllFormatError",
@@ -23,4 +24,5 @@ __all__ = [
     "load_conll",
     "load_conllu",
     "make_chain_data",
+    "make_hmm_sequences",
 ]

@@ -5,7 +5,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils import check_random_state
 
-__all__ = ["make_chain_data"]
+__all__ = ["HMM_SETUPS", "make_chain_data", "make_hmm_sequences"]
 
 # Probability of keeping the previous label, on top of a random transition row:
 # sticky chains make the transition features matter, as in real taggers.
@@ -80,13 +80,18 @@ def make_chain_data(n_samples=100, *, n_labels=3, n_words=30, length=(4, 12), ra
     emission = rng.dirichlet(np.full(n_words, _EMISSION_CONCENTRATION), size=n_labels)
     lengths = rng.randint(low, high + 1, size=n_samples)
 
+    return _sample_hmm(start, transition, emission, lengths, rng, "L", "w")
+
+
+def _sample_hmm(start, transition, emission, lengths, rng, label_prefix, word_prefix):
+    """Sequences of the given lengths from an HMM, as (words, labels) string lists."""
     # Inverse-CDF sampling with one uniform draw per choice; the last cumulative
     # value is forced to 1 so that rounding never yields an index past the end.
     cum_start = _cumulative(start[None, :])[0]
     cum_transition = _cumulative(transition)
     cum_emission = _cumulative(emission)
-    label_names = [f"L{k}" for k in range(n_labels)]
-    word_names = [f"w{k}" for k in range(n_words)]
+    label_names = [f"{label_prefix}{k}" for k in range(transition.shape[0])]
+    word_names = [f"{word_prefix}{k}" for k in range(emission.shape[1])]
     X, y = [], []
     for n_tokens in lengths:
         u = rng.random_sample((n_tokens, 2))
@@ -99,6 +104,75 @@ def make_chain_data(n_samples=100, *, n_labels=3, n_words=30, length=(4, 12), ra
         X.append([word_names[w] for w in words])
         y.append([label_names[k] for k in labels])
     return X, y
+
+
+# Dror & Reichart (2016), footnote 6: (n observations Cx, n states Cy, the values whose
+# permutations form each transition row, the values whose permutations form each
+# emission row).
+HMM_SETUPS = {
+    1: (5, 3, (0.7, 0.2, 0.1), (0.75, 0.1, 0.05, 0.05, 0.05)),
+    2: (5, 3, (0.5, 0.3, 0.2), (0.6, 0.15, 0.1, 0.1, 0.05)),
+    3: (20, 7, (0.7, 0.2, 0.1), (0.4, 0.2, 0.1, 0.1, 0.1)),
+}
+
+
+def make_hmm_sequences(setup, n_samples, length=8, random_state=None):
+    """Sample the synthetic data of the SWVP paper (Dror & Reichart 2016, sec. 6).
+
+    An HMM is drawn for the setup: every row of the transition matrix is a random
+    permutation of the setup's transition values (padded with zeros to ``Cy``), every
+    row of the emission matrix one of its emission values (padded to ``Cx``); the
+    first state is uniform. Then ``n_samples`` sequences of ``length`` tokens are
+    sampled from it. Setup 3's emission values sum to 0.9 as printed in the paper;
+    they are normalised (0.44, 0.22, 0.11, 0.11, 0.11).
+
+    Parameters
+    ----------
+    setup : {1, 2, 3}
+        1: simple(++), learnable(+++), Cx=5, Cy=3, P(y'|y) = perm(0.7, 0.2, 0.1),
+        P(x|y) = perm(0.75, 0.1, 0.05, 0.05, 0.05); 2: simple(++), learnable(++),
+        Cx=5, Cy=3, perm(0.5, 0.3, 0.2), perm(0.6, 0.15, 0.1, 0.1, 0.05); 3: simple(+),
+        learnable(+), Cx=20, Cy=7, perm(0.7, 0.2, 0.1, 0, ...), perm(0.4, 0.2, 0.1,
+        0.1, 0.1, 0, ...).
+    n_samples : int
+        Number of sequences.
+    length : int, default=8
+        Tokens per sequence (the paper's L_x = 8).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the HMM and the sampling: one seed, one data set.
+
+    Returns
+    -------
+    X : list of list of str
+        Observations ``"x0"``, ``"x1"``, ...
+    y : list of list of str
+        Hidden states ``"y0"``, ``"y1"``, ...
+
+    Examples
+    --------
+    >>> from skstruct.datasets import make_hmm_sequences
+    >>> X, y = make_hmm_sequences(1, 2, random_state=0)
+    >>> len(X), len(X[0]), sorted(set(y[0]) | set(y[1])) <= ["y0", "y1", "y2"]
+    (2, 8, True)
+    """
+    if setup not in HMM_SETUPS:
+        raise ValueError(f"setup must be one of {sorted(HMM_SETUPS)}, got {setup!r}.")
+    n_samples = _check_positive_int(n_samples, "n_samples")
+    length = _check_positive_int(length, "length")
+    n_words, n_labels, transition_values, emission_values = HMM_SETUPS[setup]
+    rng = check_random_state(random_state)
+    transition_row = np.zeros(n_labels)
+    transition_row[: len(transition_values)] = transition_values
+    emission_row = np.zeros(n_words)
+    emission_row[: len(emission_values)] = emission_values
+    # Setup 3's emission values add up to 0.9 in the paper; rows are normalised.
+    transition_row /= transition_row.sum()
+    emission_row /= emission_row.sum()
+    transition = np.array([rng.permutation(transition_row) for _ in range(n_labels)])
+    emission = np.array([rng.permutation(emission_row) for _ in range(n_labels)])
+    start = np.full(n_labels, 1.0 / n_labels)
+    lengths = np.full(n_samples, length)
+    return _sample_hmm(start, transition, emission, lengths, rng, "y", "x")
 
 
 def _cumulative(probabilities):
