@@ -106,3 +106,11 @@ def test_tutorial_features_match_the_sklearn_crfsuite_tutorial():
         "+1:postag": "NNP",
         "+1:postag[:2]": "NN",
     }
+
+
+def test_tutorial_features_without_pos_drop_the_pos_features():
+    with_pos = crfsuite_tutorial_features([[("He", "PRP"), ("ran", "VBD")]])[0]
+    without = crfsuite_tutorial_features([[("He",), ("ran",)]])[0]
+    assert crfsuite_tutorial_features([["He", "ran"]])[0] == without
+    for full, bare in zip(with_pos, without):
+        assert bare == {k: v for k, v in full.items() if "postag" not in k}

@@ -265,6 +265,19 @@ def add_chain_delta(
 
 
 @njit
+def epoch_scratch(offsets, n_labels, order):
+    """Buffers for decoding any sentence of a corpus: (unary, backptr, backptr2, path)."""
+    max_len = 1
+    for i in range(offsets.shape[0] - 1):
+        max_len = max(max_len, offsets[i + 1] - offsets[i])
+    unary = np.empty((max_len, n_labels))
+    backptr = np.empty((max_len, n_labels), dtype=np.int32)
+    backptr2 = np.empty((max_len if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+    path = np.empty(max_len, dtype=np.int32)
+    return unary, backptr, backptr2, path
+
+
+@njit
 def perceptron_epoch(
     indptr, indices, data, offsets, labels, visit, coef, coef_sum, n_labels, order, n_seen
 ):
@@ -278,13 +291,7 @@ def perceptron_epoch(
     the last counting tokens the current weights labelled right before any update.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    max_len = 1
-    for i in range(offsets.shape[0] - 1):
-        max_len = max(max_len, offsets[i + 1] - offsets[i])
-    unary = np.empty((max_len, n_labels))
-    backptr = np.empty((max_len, n_labels), dtype=np.int32)
-    backptr2 = np.empty((max_len if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
-    pred = np.empty(max_len, dtype=np.int32)
+    unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
     n_mistakes = 0
     n_correct = 0
     for i in visit:

@@ -10,7 +10,7 @@ start / stop parts at the edges.
 import numpy as np
 
 from ._config import njit
-from .chain import _decode_into, split_coef, unary_scores
+from .chain import _decode_into, epoch_scratch, split_coef, unary_scores
 
 # Option codes: strings stay in Python; kernels see ints.
 SUBSTRUCTURES_SINGLE, SUBSTRUCTURES_ERRORS, SUBSTRUCTURES_SPANS, SUBSTRUCTURES_FULL = 0, 1, 2, 3
@@ -240,13 +240,8 @@ def swvp_epoch(
     tokens labelled right before any update. Returns n_seen.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    max_len = 1
-    for i in range(offsets.shape[0] - 1):
-        max_len = max(max_len, offsets[i + 1] - offsets[i])
-    unary = np.empty((max_len, n_labels))
-    backptr = np.empty((max_len, n_labels), dtype=np.int32)
-    backptr2 = np.empty((max_len if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
-    pred = np.empty(max_len, dtype=np.int32)
+    unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
+    max_len = pred.shape[0]
     mixed = np.empty(max_len, dtype=np.int32)
     starts = np.empty(max_len, dtype=np.int64)
     stops = np.empty(max_len, dtype=np.int64)

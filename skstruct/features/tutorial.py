@@ -15,7 +15,9 @@ def crfsuite_tutorial_features(X):
     Parameters
     ----------
     X : list of sequences of (word, pos, ...) tuples
-        As returned by :func:`skstruct.datasets.load_conll` for CoNLL-2000.
+        As returned by :func:`skstruct.datasets.load_conll` for CoNLL-2000. Tokens
+        without a POS field (strings or ``(word,)``) get the same features less the
+        POS ones.
 
     Returns
     -------
@@ -31,7 +33,7 @@ def crfsuite_tutorial_features(X):
 
 
 def _word_features(sent, i):
-    word, pos = sent[i][0], sent[i][1]
+    word, pos = _fields(sent[i])
     features = {
         "bias": 1.0,
         "word.lower()": word.lower(),
@@ -40,19 +42,28 @@ def _word_features(sent, i):
         "word.isupper()": word.isupper(),
         "word.istitle()": word.istitle(),
         "word.isdigit()": word.isdigit(),
-        "postag": pos,
-        "postag[:2]": pos[:2],
     }
+    if pos is not None:
+        features["postag"] = pos
+        features["postag[:2]"] = pos[:2]
     for offset, edge in ((-1, "BOS"), (1, "EOS")):
         j = i + offset
         if not 0 <= j < len(sent):
             features[edge] = True
             continue
-        word1, pos1 = sent[j][0], sent[j][1]
+        word1, pos1 = _fields(sent[j])
         prefix = f"{offset:+d}:"
         features[prefix + "word.lower()"] = word1.lower()
         features[prefix + "word.istitle()"] = word1.istitle()
         features[prefix + "word.isupper()"] = word1.isupper()
-        features[prefix + "postag"] = pos1
-        features[prefix + "postag[:2]"] = pos1[:2]
+        if pos1 is not None:
+            features[prefix + "postag"] = pos1
+            features[prefix + "postag[:2]"] = pos1[:2]
     return features
+
+
+def _fields(token):
+    """(word, POS or None) of a token: a string, ``(word,)`` or ``(word, pos, ...)``."""
+    if isinstance(token, str):
+        return token, None
+    return token[0], (token[1] if len(token) > 1 else None)

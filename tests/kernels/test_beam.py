@@ -36,16 +36,20 @@ def test_second_order_viterbi_matches_enumeration(potentials):
     assert naive.chain_score_order(path, *potentials, 2) == pytest.approx(score)
 
 
-def _search(potentials, order, beam_size, gold):
-    unary = potentials[0]
-    L = unary.shape[1]
-    structure = LinearChain(0, L, order)
+def _chain_with(potentials, order):
+    """A chain structure and weights whose transition parts are the given potentials."""
+    structure = LinearChain(0, potentials[0].shape[1], order)
     coef = np.zeros(structure.n_weights)
     _, transition, start, stop, trigram = structure.split(coef)
     transition[:], start[:], stop[:] = potentials[1], potentials[2], potentials[3]
     if order == 2:
         trigram[:] = potentials[4]
-    return structure.search(unary, coef, beam_size, np.asarray(gold, dtype=np.int32))
+    return structure, coef
+
+
+def _search(potentials, order, beam_size, gold):
+    structure, coef = _chain_with(potentials, order)
+    return structure.search(potentials[0], coef, beam_size, np.asarray(gold, dtype=np.int32))
 
 
 @settings(max_examples=150)
@@ -94,12 +98,7 @@ def test_laso_restarts_keep_gold_alive(potentials, order, data):
     gold = np.asarray(
         data.draw(st.lists(st.integers(0, L - 1), min_size=n, max_size=n)), dtype=np.int32
     )
-    structure = LinearChain(0, L, order)
-    coef = np.zeros(structure.n_weights)
-    _, transition, start, stop, trigram = structure.split(coef)
-    transition[:], start[:], stop[:] = potentials[1], potentials[2], potentials[3]
-    if order == 2:
-        trigram[:] = potentials[4]
+    structure, coef = _chain_with(potentials, order)
     trace = structure.search(potentials[0], coef, 1, gold, laso=True)
     for t in np.flatnonzero(trace.fell_off):
         assert not trace.gold_in_beam[t] and trace.margin[t] >= 0
