@@ -13,9 +13,8 @@ dev-chosen beta is the best on test, or within 0.5 points of it), side by side w
 the paper's numbers; once with unaveraged perceptrons (the paper's Algorithm 1 and 2)
 and once with both averaged.
 
-Features are the paper's, less one: (x_i, y_i) emissions and a per-label bias, and
-(y_{i-1}, y_i) transitions; the chain model has no observation-dependent transition,
-so (x_i, y_i, y_{i-1}) is left out (x_i alone and y_{i-1} alone add nothing to argmax).
+Features: :func:`skstruct.features.hmm_features`, the paper's less the observation-
+dependent transition (x_i, y_i, y_{i-1}), which a linear chain has no part for.
 
 Run: ``python benchmarks/swvp_table1.py [--datasets 10] [--n-jobs 2]``
 """
@@ -28,6 +27,7 @@ from sklearn.model_selection import GridSearchCV
 
 from skstruct import SWVP, StructuredPerceptron
 from skstruct.datasets import make_hmm_sequences
+from skstruct.features import hmm_features
 
 VARIANTS = {
     "B-WM": ("wm", "balanced"),
@@ -58,11 +58,6 @@ PAPER = {  # setup -> model -> (accuracy, std, wins, gener)
         "CSP": (25.27, 8.55),
     },
 }
-
-
-def hmm_features(X):
-    """Token dicts: the observation (an (x_i, y_i) emission) and a per-label bias."""
-    return [[{"bias": 1.0, "x": x} for x in seq] for seq in X]
 
 
 def run_dataset(setup, seed, sizes, betas, average, max_iter, n_jobs):

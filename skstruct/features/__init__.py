@@ -2,6 +2,7 @@
 
 from ._encoded import EncodedSequences
 from ._encoder import TokenDictEncoder
+from .hmm import hmm_features
 from .token import TokenFeatures, word_shape
 from .tutorial import crfsuite_tutorial_features
 
@@ -10,5 +11,6 @@ __all__ = [
     "TokenDictEncoder",
     "TokenFeatures",
     "crfsuite_tutorial_features",
+    "hmm_features",
     "word_shape",
 ]
