@@ -7,7 +7,12 @@ the scikit-learn estimator contract.
 
 from .decoders import BeamSearch, Greedy, Viterbi
 from .features import TokenFeatures
-from .learners import SWVP, StructuredPerceptron, StructuredWeightedViolationsPerceptron
+from .learners import (
+    SWVP,
+    ParameterMixing,
+    StructuredPerceptron,
+    StructuredWeightedViolationsPerceptron,
+)
 
 __version__ = "0.1.0.dev0"
 
@@ -15,6 +20,7 @@ __all__ = [
     "SWVP",
     "BeamSearch",
     "Greedy",
+    "ParameterMixing",
     "StructuredPerceptron",
     "StructuredWeightedViolationsPerceptron",
     "TokenFeatures",

@@ -118,3 +118,17 @@ def test_python_crfsuite_shorthand_forms_are_flattened(n_features):
     if n_features is None:
         names = encoder.get_feature_names_out().tolist()
         assert sorted(names) == ["a", "b", "p:x", "p:y=v", "q:m", "q:n", "s:k"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(_corpus, st.data())
+def test_take_equals_encoding_the_chosen_sentences(X, data):
+    encoder = TokenDictEncoder().fit(X)
+    chosen = data.draw(st.lists(st.integers(0, len(X) - 1), max_size=6))
+    part = encoder.transform(X).take(np.array(chosen, dtype=np.int64))
+    if chosen:
+        expected = encoder.transform([X[i] for i in chosen])
+        assert (_csr(part) != _csr(expected)).nnz == 0
+        assert part.offsets.tolist() == expected.offsets.tolist()
+    else:
+        assert part.n_sentences == 0 and part.indptr.tolist() == [0]

@@ -26,3 +26,25 @@ class EncodedSequences(NamedTuple):
     @property
     def n_tokens(self):
         return int(self.offsets[-1])
+
+    def take(self, sentences):
+        """The sub-corpus made of ``sentences`` (an index array), in that order."""
+        sentences = np.asarray(sentences, dtype=np.int64)
+        starts, stops = self.offsets[sentences], self.offsets[sentences + 1]
+        tokens = concat_ranges(starts, stops)
+        entries = concat_ranges(self.indptr[tokens], self.indptr[tokens + 1])
+        indptr = np.zeros(tokens.size + 1, dtype=np.int64)
+        np.cumsum(self.indptr[tokens + 1] - self.indptr[tokens], out=indptr[1:])
+        offsets = np.zeros(sentences.size + 1, dtype=np.int64)
+        np.cumsum(stops - starts, out=offsets[1:])
+        return EncodedSequences(
+            indptr, self.indices[entries], self.data[entries], offsets, self.n_features
+        )
+
+
+def concat_ranges(starts, stops):
+    """``np.concatenate([np.arange(a, b) for a, b in zip(starts, stops)])``, vectorised."""
+    lengths = stops - starts
+    firsts = np.zeros(lengths.size, dtype=np.int64)
+    np.cumsum(lengths[:-1], out=firsts[1:])
+    return np.repeat(starts - firsts, lengths) + np.arange(lengths.sum(), dtype=np.int64)

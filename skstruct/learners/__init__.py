@@ -1,6 +1,12 @@
 """The scikit-learn estimators: orchestration only, the arithmetic is in the kernels."""
 
+from .mixing import ParameterMixing
 from .perceptron import StructuredPerceptron
 from .swvp import SWVP, StructuredWeightedViolationsPerceptron
 
-__all__ = ["SWVP", "StructuredPerceptron", "StructuredWeightedViolationsPerceptron"]
+__all__ = [
+    "SWVP",
+    "ParameterMixing",
+    "StructuredPerceptron",
+    "StructuredWeightedViolationsPerceptron",
+]

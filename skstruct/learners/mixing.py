@@ -1,0 +1,314 @@
+"""ParameterMixing: distributed perceptron training by parameter mixing (McDonald et al. 2010)."""
+
+import copy
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
+from sklearn.utils import check_random_state
+from sklearn.utils.parallel import Parallel, delayed
+from sklearn.utils.validation import check_is_fitted
+
+from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
+from ..utils.validation import check_sequences_and_labels
+from ._weights import AveragedWeights
+
+
+def _shard_epochs(learner, shard, visits, state):
+    """Epochs on one shard from the given state; module level so any backend can ship it.
+
+    ``shard`` is ``(encoded, labels)``, ``state`` is ``(coef, coef_sum, n_seen)``;
+    ``visits`` holds one visiting order per epoch, drawn by the caller, so the result
+    depends on nothing but the arguments: a task re-run on another worker (after a
+    failure) returns the same weights. Returns the final state and per-epoch stats.
+
+    Arrays travel inside tuples on purpose: joblib's dask backend scatters large
+    weak-referenceable arguments to a single worker, and a task whose scattered input
+    died with that worker cannot be re-run; data embedded in the task can.
+    """
+    encoded, labels = shard
+    coef, coef_sum, n_seen = state
+    weights = AveragedWeights(0)
+    # arrays may arrive as read-only memory maps: the shard works on its own copies
+    weights.coef, weights.coef_sum, weights.n_seen = coef.copy(), coef_sum.copy(), n_seen
+    learner._weights = weights
+    stats = [learner._run_epoch(encoded, labels, visit) for visit in visits]
+    return weights.coef, weights.coef_sum, weights.n_seen, stats
+
+
+class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
+    """Train an online structured learner on shards in parallel and mix the weights.
+
+    The data is cut into ``n_shards`` shards. With ``iterative=True`` (McDonald, Hall &
+    Mann 2010, Figure 3), every epoch runs one epoch of the learner on each shard in
+    parallel, all starting from the same weights, then mixes the shards' weights
+    ``w = sum_i mu_i w_i`` and starts the next epoch from the mixture. With
+    ``iterative=False`` (Figure 2) each shard trains for the learner's ``max_iter``
+    epochs on its own and the weights are mixed once.
+
+    Work is dispatched with joblib (scikit-learn's ``Parallel``), so it runs on loky
+    processes by default and on any backend the caller enables, e.g. a dask cluster::
+
+        with joblib.parallel_config(backend="dask"):
+            ParameterMixing(StructuredPerceptron(), n_jobs=-1).fit(X, y)
+
+    Parameters
+    ----------
+    estimator : StructuredPerceptron or SWVP
+        The online learner (any :class:`~skstruct.learners._base.BaseStructuredLearner`);
+        its decoder, update rule, averaging, shuffling and features are used.
+    n_shards : int, default=10
+        Number of shards.
+    iterative : bool, default=True
+        Mix after every epoch (Figure 3) rather than once at the end (Figure 2).
+    mixing : {"uniform", "error"} or array-like of shape (n_shards,), default="uniform"
+        Mixing weights: ``1 / n_shards``; proportional to each shard's mistakes in the
+        epoch (sec. 4.3; uniform when no shard erred); or fixed weights (normalised).
+    max_iter : int, default=10
+        Epochs (iterative mixing); one-shot mixing uses the learner's ``max_iter``.
+    shuffle : bool, default=True
+        Assign sequences to shards at random (a single shard is the data as given).
+    n_jobs : int or None, default=None
+        Shards trained at once, with joblib's conventions (``-1``: all cores).
+    timeout : float or None, default=None
+        Seconds a shard task may take before ``fit`` gives up with an error (joblib's
+        ``Parallel(timeout=...)``; not applied with ``n_jobs=1``/``None``). Set it on a
+        cluster: when a task has failed because every worker running it died, joblib's
+        dask backend (1.6) can otherwise wait for it forever.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the shard assignment and each shard's visiting orders. With one shard
+        the learner's own ``random_state`` is used, so that ``n_shards=1`` reproduces
+        the serial learner exactly.
+    verbose : int, default=0
+        joblib verbosity.
+
+    Attributes
+    ----------
+    estimator_ : estimator
+        The learner, fitted: its ``coef_`` are the mixed weights; ``predict`` and
+        ``score`` delegate to it.
+    coef_ : ndarray of shape (n_weights,)
+    classes_ : ndarray of shape (n_labels,)
+    shards_ : list of ndarray
+        The indices of the sequences in each shard.
+    n_iter_ : int
+    history_ : list of dict
+        Per mixing round: ``mistakes`` (per shard), ``mixing_weights``, ``seconds``
+        (wall clock of the round) and ``dev_score`` (token accuracy of the mixed model
+        on ``X_dev``, or None).
+
+    Notes
+    -----
+    *Averaging.* With ``average=True`` the mixed state is the whole lazy-averaging state
+    of the perceptron, ``(w, sum_t t * delta_t, t)``, each mixed with the same
+    ``mu``: every shard starts the next epoch from it, and the model returned is its
+    average ``w - sum / t``. With equal shard sizes that average is exactly the
+    ``mu``-mixture of the shards' averaged weights, and with one shard it is the serial
+    averaged perceptron, bit for bit.
+
+    *Failures.* Each shard's task depends only on its arguments (visiting orders are
+    drawn up front), so when a dask worker dies mid-round the scheduler re-runs its
+    tasks elsewhere and the result is the same as without the failure. When a round
+    cannot complete at all (every worker lost, or a task that keeps killing its
+    worker past dask's ``allowed-failures``), ``fit`` raises a ``RuntimeError`` naming
+    the round and the cause, and the estimator is left unfitted; with the dask backend
+    that needs ``timeout`` (see above).
+
+    References
+    ----------
+    R. McDonald, K. Hall and G. Mann (2010). Distributed Training Strategies for the
+    Structured Perceptron. NAACL.
+
+    Examples
+    --------
+    >>> from skstruct import ParameterMixing, StructuredPerceptron, TokenFeatures
+    >>> from skstruct.datasets import make_chain_data
+    >>> X, y = make_chain_data(300, random_state=0)
+    >>> mix = ParameterMixing(StructuredPerceptron(features=TokenFeatures()), n_shards=3,
+    ...                       max_iter=5, random_state=0).fit(X[:200], y[:200])
+    >>> round(mix.score(X[200:], y[200:]), 2)
+    0.96
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": [HasMethods(["_run_epoch", "fit"])],
+        "n_shards": [Interval(Integral, 1, None, closed="left")],
+        "iterative": ["boolean"],
+        "mixing": [StrOptions({"uniform", "error"}), "array-like"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "shuffle": ["boolean"],
+        "n_jobs": [Integral, None],
+        "timeout": [Interval(Real, 0, None, closed="neither"), None],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        estimator,
+        *,
+        n_shards=10,
+        iterative=True,
+        mixing="uniform",
+        max_iter=10,
+        shuffle=True,
+        n_jobs=None,
+        timeout=None,
+        random_state=None,
+        verbose=0,
+    ):
+        self.estimator = estimator
+        self.n_shards = n_shards
+        self.iterative = iterative
+        self.mixing = mixing
+        self.max_iter = max_iter
+        self.shuffle = shuffle
+        self.n_jobs = n_jobs
+        self.timeout = timeout
+        self.random_state = random_state
+        self.verbose = verbose
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, *, X_dev=None, y_dev=None):
+        """Shard, train in parallel, mix.
+
+        Parameters
+        ----------
+        X, y : list of sequences
+            As for the learner.
+        X_dev, y_dev : list of sequences, default=None
+            Scored with the mixed weights after every mixing round.
+
+        Returns
+        -------
+        self : object
+        """
+        X, y = check_sequences_and_labels(X, y)
+        self.__dict__.pop("estimator_", None)  # a failed fit must not leave an old model
+        if self.n_shards > len(X):
+            raise ValueError(f"n_shards={self.n_shards} is more than the {len(X)} sequences.")
+        fixed_mu = self._fixed_mixing_weights()
+        rng = check_random_state(self.random_state)
+        learner = clone(self.estimator)
+        encoded, labels = learner._initialize(X, y, classes=None, rng=None)
+        dev = None
+        if X_dev is not None:
+            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
+            dev = (learner._encode_X(X_dev), learner._encode_y(y_dev, name="y_dev"))
+
+        order = rng.permutation(len(X)) if self.shuffle and self.n_shards > 1 else np.arange(len(X))
+        self.shards_ = np.array_split(order, self.n_shards)
+        bounds = encoded.offsets
+        shard_data = []
+        for shard in self.shards_:
+            token_index = np.concatenate([np.arange(bounds[i], bounds[i + 1]) for i in shard])
+            shard_data.append((encoded.take(shard), labels[token_index]))
+        if self.n_shards == 1:
+            shard_rngs = [check_random_state(learner.random_state)]
+        else:
+            seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_shards)
+            shard_rngs = [np.random.RandomState(seed) for seed in seeds]
+        worker = _worker_copy(learner)
+        n_weights = learner.structure_.n_weights
+        state = (np.zeros(n_weights), np.zeros(n_weights), 0)
+        rounds = self.max_iter if self.iterative else 1
+        epochs_per_round = 1 if self.iterative else learner.max_iter
+        self.history_ = []
+        parallel = Parallel(n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout)
+        for _ in range(rounds):
+            start = time.perf_counter()
+            visits = [
+                [self._visit(learner, r, len(shard)) for _ in range(epochs_per_round)]
+                for r, shard in zip(shard_rngs, self.shards_)
+            ]
+            try:
+                results = parallel(
+                    delayed(_shard_epochs)(worker, shard, visit, state)
+                    for shard, visit in zip(shard_data, visits)
+                )
+            except Exception as exc:  # a lost cluster, a worker that keeps dying, ...
+                raise RuntimeError(
+                    f"ParameterMixing: mixing round {len(self.history_) + 1} of {rounds} "
+                    f"failed, so no model was fitted: {type(exc).__name__}: {exc}"
+                ) from exc
+            mistakes = np.array([sum(s["mistakes"] for s in r[3]) for r in results])
+            mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
+            state = (
+                np.tensordot(mu, np.stack([r[0] for r in results]), axes=1),
+                np.tensordot(mu, np.stack([r[1] for r in results]), axes=1),
+                round(float(mu @ np.array([r[2] for r in results], dtype=float))),
+            )
+            record = {
+                "epoch": len(self.history_) + 1,
+                "mistakes": mistakes.tolist(),
+                "mixing_weights": mu.tolist(),
+                "seconds": time.perf_counter() - start,
+                "dev_score": None,
+            }
+            learner._weights = AveragedWeights(0)
+            learner._weights.coef, learner._weights.coef_sum, learner._weights.n_seen = state
+            if dev is not None:
+                record["dev_score"] = learner._token_accuracy(*dev, learner._current_coef())
+            self.history_.append(record)
+        learner.coef_ = learner._current_coef()
+        learner.n_iter_ = rounds * epochs_per_round
+        self.estimator_ = learner
+        self.n_iter_ = len(self.history_)
+        return self
+
+    def _visit(self, learner, rng, n):
+        return rng.permutation(n) if learner.shuffle else np.arange(n)
+
+    def _fixed_mixing_weights(self):
+        if isinstance(self.mixing, str):
+            return None
+        mu = np.asarray(self.mixing, dtype=float)
+        if mu.shape != (self.n_shards,) or (mu < 0).any() or not mu.sum() > 0:
+            raise ValueError(
+                f"mixing must be 'uniform', 'error' or {self.n_shards} non-negative weights "
+                f"(one per shard, not all zero), got {self.mixing!r}."
+            )
+        return mu / mu.sum()
+
+    def _mixing_weights(self, mistakes):
+        if self.mixing == "error" and mistakes.sum() > 0:
+            return mistakes / mistakes.sum()
+        return np.full(self.n_shards, 1.0 / self.n_shards)
+
+    @property
+    def coef_(self):
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.coef_
+
+    @property
+    def classes_(self):
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.classes_
+
+    def predict(self, X):
+        """Label sequences from the mixed weights (see the learner's ``predict``)."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.predict(X)
+
+    def score(self, X, y):
+        """The learner's ``score`` with the mixed weights (token accuracy)."""
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.score(X, y)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.dict = True
+        tags.input_tags.string = True
+        tags.target_tags.required = True
+        tags.target_tags.one_d_labels = False
+        return tags
+
+
+def _worker_copy(learner):
+    """The learner without what workers do not need (vocabulary, features, history)."""
+    slim = copy.copy(learner)
+    for name in ("encoder_", "features_", "history_", "_weights", "_rng"):
+        slim.__dict__.pop(name, None)
+    return slim

@@ -1,0 +1,217 @@
+"""ParameterMixing (McDonald, Hall & Mann 2010) on joblib's backends, dask included."""
+
+import os
+from pathlib import Path
+
+import joblib
+import numpy as np
+import pytest
+from sklearn.model_selection import GridSearchCV
+
+from skstruct import SWVP, ParameterMixing, StructuredPerceptron, TokenFeatures, Viterbi
+from skstruct.datasets import make_chain_data
+
+
+@pytest.fixture(scope="module")
+def data():
+    X, y = make_chain_data(240, n_labels=4, n_words=25, random_state=5)
+    return TokenFeatures().fit_transform(X), y
+
+
+@pytest.mark.parametrize("average", [True, False])
+@pytest.mark.parametrize(
+    "learner",
+    [StructuredPerceptron(random_state=4), SWVP(gamma="wmr", mode="balanced", random_state=4)],
+    ids=["CSP", "SWVP"],
+)
+def test_one_shard_is_the_serial_learner_bit_for_bit(data, learner, average):
+    X, y = data
+    learner = learner.set_params(average=average, max_iter=4)
+    serial = learner.fit(X, y).coef_.copy()
+    mixed = ParameterMixing(learner, n_shards=1, max_iter=4).fit(X, y)
+    np.testing.assert_array_equal(mixed.coef_, serial)
+
+
+# -- McDonald et al., Theorem 2 ---------------------------------------------------------------
+# Binary labels, block features f(x, y) in R^6: a token's three features, conjoined with
+# its label. The paper breaks ties towards label 1; ours go to the lowest label index,
+# so the paper's label 1 is "a" and its label 0 is "b".
+_T1 = [([1, 1, 0], "b"), ([0, 0, 1], "a")]
+_T2 = [([0, 1, 1], "b"), ([1, 0, 0], "a")]
+
+
+def _corpus(instances):
+    X = [[{f"f{k}": 1.0 for k, v in enumerate(features) if v}] for features, _ in instances]
+    return X, [[label] for _, label in instances]
+
+
+@pytest.mark.parametrize("mu", [[1, 0], [0.75, 0.25], [0.5, 0.5], [0.25, 0.75], [0, 1]])
+def test_theorem2_one_shot_mixing_does_not_separate(mu):
+    X, y = _corpus(_T1 + _T2)
+    learner = StructuredPerceptron(Viterbi(order=0), average=False, shuffle=False, max_iter=10)
+    one_shot = ParameterMixing(learner, n_shards=2, iterative=False, mixing=mu, shuffle=False)
+    one_shot.fit(X, y)
+    assert one_shot.shards_[0].tolist() == [0, 1]  # the paper's T1 and T2
+    assert one_shot.score(X, y) < 1.0
+    if mu == [1, 0]:  # each shard converged to the paper's w1 (first block, then second)
+        emission = one_shot.estimator_.structure_.split(one_shot.coef_)[0]
+        names = one_shot.estimator_.encoder_.get_feature_names_out().tolist()
+        w = {name: emission[i] for i, name in enumerate(names)}  # columns: a (1), b (0)
+        assert [w["f0"][1], w["f1"][1], w["f2"][1]] == [1, 1, 0]
+        assert [w["f0"][0], w["f1"][0], w["f2"][0]] == [-1, -1, 0]
+
+
+def test_theorem2_iterative_mixing_separates():
+    X, y = _corpus(_T1 + _T2)
+    learner = StructuredPerceptron(Viterbi(order=0), average=False, shuffle=False)
+    iterative = ParameterMixing(learner, n_shards=2, iterative=True, max_iter=20, shuffle=False)
+    assert iterative.fit(X, y).score(X, y) == 1.0
+
+
+# -- engines -----------------------------------------------------------------------------------
+
+
+def _mixed(data, **params):
+    X, y = data
+    learner = StructuredPerceptron(update="max_violation", random_state=1)
+    return ParameterMixing(learner, n_shards=4, max_iter=3, random_state=2, **params).fit(X, y)
+
+
+def test_results_do_not_depend_on_n_jobs_or_backend(data):
+    reference = _mixed(data).coef_
+    np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
+    with joblib.parallel_config(backend="threading"):
+        np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
+
+
+@pytest.fixture(scope="module")
+def dask_client():
+    distributed = pytest.importorskip("distributed")
+    with (
+        distributed.LocalCluster(
+            n_workers=2,
+            threads_per_worker=1,
+            processes=True,
+            host="127.0.0.1",
+            dashboard_address=None,
+        ) as cluster,
+        distributed.Client(cluster) as client,
+    ):
+        yield client
+
+
+def test_dask_backend_gives_the_same_weights(data, dask_client):
+    reference = _mixed(data).coef_
+    with joblib.parallel_config(backend="dask"):
+        np.testing.assert_array_equal(_mixed(data, n_jobs=-1).coef_, reference)
+
+
+class _KillOnce(StructuredPerceptron):
+    """A learner whose first epoch on a dask worker kills that worker's process."""
+
+    def _run_epoch(self, encoded, labels, visit):
+        flag = os.environ.get("SKSTRUCT_TEST_KILL_FLAG", "")
+        if flag and _in_dask_worker() and _claim(flag):
+            os._exit(1)  # the worker dies in the middle of the mixing round
+        return super()._run_epoch(encoded, labels, visit)
+
+
+def _in_dask_worker():
+    try:
+        from distributed import get_worker
+
+        get_worker()
+    except (ImportError, ValueError):
+        return False
+    return True
+
+
+def _set_env(key, value):
+    os.environ[key] = value
+
+
+def _claim(flag):
+    try:
+        os.rename(flag, flag + ".taken")  # atomic: exactly one task wins
+    except OSError:
+        return False
+    return True
+
+
+def test_training_survives_a_worker_killed_mid_epoch(data, dask_client, tmp_path):
+    X, y = data
+    flag = tmp_path / "kill"
+    dask_client.run(_set_env, "SKSTRUCT_TEST_KILL_FLAG", str(flag))
+    learner = _KillOnce(update="max_violation", random_state=1)
+    reference = ParameterMixing(learner, n_shards=4, max_iter=3, random_state=2).fit(X, y)
+    flag.touch()
+    before = set(dask_client.scheduler_info()["workers"])
+    with joblib.parallel_config(backend="dask"):
+        survived = ParameterMixing(learner, n_shards=4, max_iter=3, random_state=2, n_jobs=-1)
+        survived.fit(X, y)
+    assert Path(str(flag) + ".taken").exists()  # a worker really was killed ...
+    dask_client.wait_for_workers(2, timeout=60)
+    assert set(dask_client.scheduler_info()["workers"]) != before  # ... and replaced
+    np.testing.assert_array_equal(survived.coef_, reference.coef_)
+
+
+class _KillAlways(StructuredPerceptron):
+    """A learner that kills every dask worker it runs on."""
+
+    def _run_epoch(self, encoded, labels, visit):
+        if _in_dask_worker():
+            os._exit(1)
+        return super()._run_epoch(encoded, labels, visit)
+
+
+def test_losing_every_worker_is_one_clear_error(data):
+    dask = pytest.importorskip("dask")
+    distributed = pytest.importorskip("distributed")
+    X, y = data
+    with (
+        dask.config.set({"distributed.scheduler.allowed-failures": 0}),
+        distributed.LocalCluster(
+            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+        ) as cluster,
+        distributed.Client(cluster),
+        joblib.parallel_config(backend="dask"),
+    ):
+        mixing = ParameterMixing(_KillAlways(), n_shards=2, max_iter=2, n_jobs=-1, timeout=10)
+        with pytest.raises(RuntimeError, match=r"mixing round 1 of 2 failed, so no model"):
+            mixing.fit(X, y)
+    assert not hasattr(mixing, "estimator_")
+
+
+# -- the estimator surface ---------------------------------------------------------------------
+
+
+def test_error_mixing_and_history(data):
+    mixed = _mixed(data, mixing="error")
+    for record in mixed.history_:
+        mistakes, mu = np.array(record["mistakes"]), np.array(record["mixing_weights"])
+        assert mu.sum() == pytest.approx(1.0)
+        if mistakes.sum():
+            np.testing.assert_allclose(mu, mistakes / mistakes.sum())
+        assert record["seconds"] > 0
+
+
+def test_dev_scores_and_grid_search_over_shards(data):
+    X, y = data
+    mixed = ParameterMixing(
+        StructuredPerceptron(random_state=0), n_shards=3, max_iter=2, random_state=0
+    ).fit(X[:200], y[:200], X_dev=X[200:], y_dev=y[200:])
+    assert all(0 < r["dev_score"] <= 1 for r in mixed.history_)
+    search = GridSearchCV(
+        ParameterMixing(StructuredPerceptron(random_state=0), max_iter=2, random_state=0),
+        {"n_shards": [1, 2, 4]},
+        cv=3,
+    )
+    assert len(search.fit(X, y).cv_results_["params"]) == 3
+
+
+def test_bad_mixing_and_shards_are_refused(data):
+    X, y = data
+    with pytest.raises(ValueError, match="mixing must be"):
+        ParameterMixing(StructuredPerceptron(), n_shards=2, mixing=[1, 2, 3]).fit(X, y)
+    with pytest.raises(ValueError, match="n_shards=500 is more than the 240 sequences"):
+        ParameterMixing(StructuredPerceptron(), n_shards=500).fit(X, y)
