@@ -93,7 +93,7 @@ def dask_client():
             threads_per_worker=1,
             processes=True,
             host="127.0.0.1",
-            dashboard_address=None,
+            dashboard_address=":0",
         ) as cluster,
         distributed.Client(cluster) as client,
     ):
@@ -171,7 +171,7 @@ def test_losing_every_worker_is_one_clear_error(data):
     with (
         dask.config.set({"distributed.scheduler.allowed-failures": 0}),
         distributed.LocalCluster(
-            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=None
+            n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
         ) as cluster,
         distributed.Client(cluster),
         joblib.parallel_config(backend="dask"),
