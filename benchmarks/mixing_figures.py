@@ -1,0 +1,133 @@
+"""McDonald, Hall & Mann (2010) Figures 4 and 6, on CoNLL-2002 Spanish NER.
+
+Figure 4 analog: test span F1 (testb) against training wall-clock for the serial
+perceptron on all data, the serial perceptron on one random shard, one-shot mixing
+and iterative mixing (10 shards), each regular and averaged. A point per epoch: the
+k-th point is a fit with k epochs (k rounds), timed whole — the runs are
+deterministic, so the first k epochs of every fit are the same. Mixing runs use 2
+threads (the kernels release the GIL). Saved as a PNG.
+
+Figure 6 analog: training mistakes per epoch of iterative mixing, uniform against
+error-weighted mixing, with 10 and 100 shards.
+
+Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/mixing_figures.py [--out fig4.png]``
+"""
+
+import argparse
+import time
+
+import joblib
+import numpy as np
+
+from skstruct import ParameterMixing, StructuredPerceptron
+from skstruct.datasets import fetch_conll2002
+from skstruct.features import crfsuite_tutorial_features
+from skstruct.metrics import span_f1_score
+
+
+def curve(make, X, y, X_test, y_test, epochs):
+    """[(seconds, F1)] for fits of 1..epochs epochs."""
+    points = []
+    for k in range(1, epochs + 1):
+        model = make(k)
+        start = time.perf_counter()
+        model.fit(X, y)
+        seconds = time.perf_counter() - start
+        points.append((seconds, 100 * span_f1_score(y_test, model.predict(X_test))))
+    return points
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument("--n-shards", type=int, default=10)
+    parser.add_argument("--out", default="mixing_figure4.png")
+    args = parser.parse_args()
+    train = fetch_conll2002("es", "train", download_if_missing=False)
+    test = fetch_conll2002("es", "testb", download_if_missing=False)
+    X, X_test = crfsuite_tutorial_features(train.data), crfsuite_tutorial_features(test.data)
+    y, y_test = train.target, test.target
+    StructuredPerceptron(max_iter=1).fit(X[:20], y[:20])  # compile outside the timings
+    shard = np.random.RandomState(0).permutation(len(X))[: len(X) // args.n_shards]
+    X_shard, y_shard = [X[i] for i in shard], [y[i] for i in shard]
+
+    curves = {}
+    with joblib.parallel_config(backend="threading"):
+        for average in (False, True):
+            kind = "averaged" if average else "regular"
+
+            def learner(k, average=average):
+                return StructuredPerceptron(average=average, max_iter=k, random_state=0)
+
+            def mixing(k, iterative, average=average):
+                inner = learner(1 if iterative else k)
+                return ParameterMixing(
+                    inner,
+                    n_shards=args.n_shards,
+                    iterative=iterative,
+                    max_iter=k,
+                    n_jobs=2,
+                    random_state=0,
+                )
+
+            curves[f"serial, all data ({kind})"] = curve(learner, X, y, X_test, y_test, args.epochs)
+            curves[f"serial, one shard ({kind})"] = curve(
+                learner, X_shard, y_shard, X_test, y_test, args.epochs
+            )
+            curves[f"one-shot mixing ({kind})"] = curve(
+                lambda k: mixing(k, False), X, y, X_test, y_test, args.epochs
+            )
+            curves[f"iterative mixing ({kind})"] = curve(
+                lambda k: mixing(k, True), X, y, X_test, y_test, args.epochs
+            )
+    print(f"Figure 4 analog: test span F1 after each epoch ({args.n_shards} shards)")
+    for name, points in curves.items():
+        print(
+            f"  {name:<32} final F1 {points[-1][1]:6.2f} in {points[-1][0]:6.2f} s   "
+            + " ".join(f"{f1:.1f}" for _, f1 in points)
+        )
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        print("matplotlib is not installed: no plot")
+    else:
+        fig, ax = plt.subplots(figsize=(7, 4.5))
+        for name, points in curves.items():
+            seconds, f1 = zip(*points)
+            ax.plot(
+                seconds,
+                f1,
+                marker="o",
+                markersize=3,
+                linestyle="--" if "averaged" in name else "-",
+                label=name,
+            )
+        ax.set_xlabel("training wall-clock (s)")
+        ax.set_ylabel("test span F1 (CoNLL-2002 es, testb)")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(args.out, dpi=120)
+        print(f"plot saved to {args.out}")
+
+    print("\nFigure 6 analog: training mistakes per epoch, iterative mixing")
+    with joblib.parallel_config(backend="threading"):
+        for n_shards in (10, 100):
+            for mixing_kind in ("uniform", "error"):
+                model = ParameterMixing(
+                    StructuredPerceptron(average=False, random_state=0),
+                    n_shards=n_shards,
+                    mixing=mixing_kind,
+                    max_iter=args.epochs,
+                    n_jobs=2,
+                    random_state=0,
+                )
+                model.fit(X, y)
+                mistakes = [sum(r["mistakes"]) for r in model.history_]
+                print(f"  {n_shards:>3} shards, {mixing_kind:<7} " + " ".join(map(str, mistakes)))
+
+
+if __name__ == "__main__":
+    main()
