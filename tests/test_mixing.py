@@ -6,6 +6,7 @@ from pathlib import Path
 import joblib
 import numpy as np
 import pytest
+from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 
 from skstruct import SWVP, ParameterMixing, StructuredPerceptron, TokenFeatures, Viterbi
@@ -82,6 +83,22 @@ def test_results_do_not_depend_on_n_jobs_or_backend(data):
     np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
     with joblib.parallel_config(backend="threading"):
         np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
+
+
+def test_threads_do_not_share_a_shards_weights():
+    # The fused epoch kernel releases the GIL, so shards really run side by side on
+    # threads; each must train on its own weights.
+    X, y = make_chain_data(2000, n_labels=5, n_words=60, length=(10, 30), random_state=9)
+    X = TokenFeatures().fit_transform(X)
+    mixing = ParameterMixing(
+        StructuredPerceptron(random_state=0), n_shards=8, max_iter=4, random_state=0
+    )
+    reference = mixing.fit(X, y).coef_
+    with joblib.parallel_config(backend="threading", n_jobs=2):
+        for _ in range(3):
+            np.testing.assert_array_equal(
+                clone(mixing).set_params(n_jobs=2).fit(X, y).coef_, reference
+            )
 
 
 @pytest.fixture(scope="module")
@@ -215,3 +232,19 @@ def test_bad_mixing_and_shards_are_refused(data):
         ParameterMixing(StructuredPerceptron(), n_shards=2, mixing=[1, 2, 3]).fit(X, y)
     with pytest.raises(ValueError, match="n_shards=500 is more than the 240 sequences"):
         ParameterMixing(StructuredPerceptron(), n_shards=500).fit(X, y)
+
+
+def test_shard_task_leaves_the_shared_learner_untouched(data):
+    # Threads receive one and the same learner object; a task that set its weights on
+    # it would race with the others (seen on CoNLL-2002 before this was fixed).
+    from skstruct.learners.mixing import _shard_epochs, _worker_copy
+
+    X, y = data
+    learner = clone(StructuredPerceptron(random_state=0))
+    encoded, labels = learner._initialize(X, y, classes=None, rng=None)
+    worker = _worker_copy(learner)
+    before = dict(vars(worker))
+    n = learner.structure_.n_weights
+    _shard_epochs(worker, (encoded, labels), [np.arange(len(X))], (np.zeros(n), np.zeros(n), 0))
+    assert vars(worker).keys() == before.keys()
+    assert all(vars(worker)[k] is v for k, v in before.items())

@@ -32,6 +32,9 @@ def _shard_epochs(learner, shard, visits, state):
     weights = AveragedWeights(0)
     # arrays may arrive as read-only memory maps: the shard works on its own copies
     weights.coef, weights.coef_sum, weights.n_seen = coef.copy(), coef_sum.copy(), n_seen
+    # With the threading backend every task gets the same learner object: give each
+    # its own (shallow) copy, or one shard would train on another's weights.
+    learner = copy.copy(learner)
     learner._weights = weights
     stats = [learner._run_epoch(encoded, labels, visit) for visit in visits]
     return weights.coef, weights.coef_sum, weights.n_seen, stats
