@@ -14,10 +14,9 @@ import argparse
 import time
 
 import joblib
+from _corpora import conll2002_es
 
 from skstruct import ParameterMixing, StructuredPerceptron
-from skstruct.datasets import fetch_conll2002
-from skstruct.features import crfsuite_tutorial_features
 from skstruct.metrics import span_f1_score
 
 
@@ -33,11 +32,7 @@ def main():
     parser.add_argument("--n-shards", type=int, default=2)
     parser.add_argument("--max-iter", type=int, default=10)
     args = parser.parse_args()
-    train = fetch_conll2002("es", "train", download_if_missing=False)
-    test = fetch_conll2002("es", "testb", download_if_missing=False)
-    X, X_test = crfsuite_tutorial_features(train.data), crfsuite_tutorial_features(test.data)
-    y, y_test = train.target, test.target
-    StructuredPerceptron(max_iter=1).fit(X[:20], y[:20])  # compile outside the timings
+    X, y, X_test, y_test = conll2002_es()
 
     serial = StructuredPerceptron(max_iter=args.max_iter, random_state=0)
     runs = {"serial": timed_fit(serial, X, y, X_test, y_test)}

@@ -17,6 +17,7 @@ from tqdm.auto import tqdm
 from ..decoders.chain import Viterbi
 from ..features._encoder import TokenDictEncoder
 from ..utils._sklearn_compat import HasMethods, Interval, _fit_context
+from ..utils.tags import sequence_tags
 from ..utils.validation import (
     _locate,
     check_sequences,
@@ -287,13 +288,7 @@ class BaseStructuredLearner(BaseEstimator):
             ) from None
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.dict = True
-        tags.input_tags.string = True
-        tags.target_tags.required = True
-        tags.target_tags.one_d_labels = False
-        return tags
+        return sequence_tags(super().__sklearn_tags__())
 
 
 def _hold_out(X, y, fraction, rng):

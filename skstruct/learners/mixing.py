@@ -11,6 +11,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
+from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
 from ._weights import AveragedWeights
 
@@ -238,8 +239,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
             mistakes = np.array([sum(s["mistakes"] for s in r[3]) for r in results])
             mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
             state = (
-                np.tensordot(mu, np.stack([r[0] for r in results]), axes=1),
-                np.tensordot(mu, np.stack([r[1] for r in results]), axes=1),
+                _mix(mu, [r[0] for r in results]),
+                _mix(mu, [r[1] for r in results]),
                 round(float(mu @ np.array([r[2] for r in results], dtype=float))),
             )
             record = {
@@ -300,13 +301,16 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         return self.estimator_.score(X, y)
 
     def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.dict = True
-        tags.input_tags.string = True
-        tags.target_tags.required = True
-        tags.target_tags.one_d_labels = False
-        return tags
+        return sequence_tags(super().__sklearn_tags__())
+
+
+def _mix(mu, arrays):
+    """``sum_i mu_i arrays[i]``, accumulated in place (the arrays are the shards' own)."""
+    arrays = [a if a.flags.writeable else a.copy() for a in arrays]  # e.g. from a buffer
+    mixed = np.multiply(arrays[0], mu[0], out=arrays[0])
+    for weight, array in zip(mu[1:], arrays[1:]):
+        mixed += np.multiply(array, weight, out=array)
+    return mixed
 
 
 def _worker_copy(learner):
