@@ -1,10 +1,13 @@
 """ParameterMixing: distributed perceptron training by parameter mixing (McDonald et al. 2010)."""
 
+import contextlib
 import copy
 import time
 from numbers import Integral, Real
 
 import numpy as np
+from joblib import parallel_config
+from joblib.parallel import get_active_backend
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
@@ -219,42 +222,43 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         rounds = self.max_iter if self.iterative else 1
         epochs_per_round = 1 if self.iterative else learner.max_iter
         self.history_ = []
-        parallel = Parallel(n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout)
-        for _ in range(rounds):
-            start = time.perf_counter()
-            visits = [
-                [self._visit(learner, r, len(shard)) for _ in range(epochs_per_round)]
-                for r, shard in zip(shard_rngs, self.shards_)
-            ]
-            try:
-                results = parallel(
-                    delayed(_shard_epochs)(worker, shard, visit, state)
-                    for shard, visit in zip(shard_data, visits)
+        with _shards_on_dask_workers(shard_data):
+            parallel = Parallel(n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout)
+            for _ in range(rounds):
+                start = time.perf_counter()
+                visits = [
+                    [self._visit(learner, r, len(shard)) for _ in range(epochs_per_round)]
+                    for r, shard in zip(shard_rngs, self.shards_)
+                ]
+                try:
+                    results = parallel(
+                        delayed(_shard_epochs)(worker, shard, visit, state)
+                        for shard, visit in zip(shard_data, visits)
+                    )
+                except Exception as exc:  # a lost cluster, a worker that keeps dying, ...
+                    raise RuntimeError(
+                        f"ParameterMixing: mixing round {len(self.history_) + 1} of {rounds} "
+                        f"failed, so no model was fitted: {type(exc).__name__}: {exc}"
+                    ) from exc
+                mistakes = np.array([sum(s["mistakes"] for s in r[3]) for r in results])
+                mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
+                state = (
+                    _mix(mu, [r[0] for r in results]),
+                    _mix(mu, [r[1] for r in results]),
+                    round(float(mu @ np.array([r[2] for r in results], dtype=float))),
                 )
-            except Exception as exc:  # a lost cluster, a worker that keeps dying, ...
-                raise RuntimeError(
-                    f"ParameterMixing: mixing round {len(self.history_) + 1} of {rounds} "
-                    f"failed, so no model was fitted: {type(exc).__name__}: {exc}"
-                ) from exc
-            mistakes = np.array([sum(s["mistakes"] for s in r[3]) for r in results])
-            mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
-            state = (
-                _mix(mu, [r[0] for r in results]),
-                _mix(mu, [r[1] for r in results]),
-                round(float(mu @ np.array([r[2] for r in results], dtype=float))),
-            )
-            record = {
-                "epoch": len(self.history_) + 1,
-                "mistakes": mistakes.tolist(),
-                "mixing_weights": mu.tolist(),
-                "seconds": time.perf_counter() - start,
-                "dev_score": None,
-            }
-            learner._weights = AveragedWeights(0)
-            learner._weights.coef, learner._weights.coef_sum, learner._weights.n_seen = state
-            if dev is not None:
-                record["dev_score"] = learner._token_accuracy(*dev, learner._current_coef())
-            self.history_.append(record)
+                record = {
+                    "epoch": len(self.history_) + 1,
+                    "mistakes": mistakes.tolist(),
+                    "mixing_weights": mu.tolist(),
+                    "seconds": time.perf_counter() - start,
+                    "dev_score": None,
+                }
+                learner._weights = AveragedWeights(0)
+                learner._weights.coef, learner._weights.coef_sum, learner._weights.n_seen = state
+                if dev is not None:
+                    record["dev_score"] = learner._token_accuracy(*dev, learner._current_coef())
+                self.history_.append(record)
         learner.coef_ = learner._current_coef()
         learner.n_iter_ = rounds * epochs_per_round
         self.estimator_ = learner
@@ -302,6 +306,22 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
 
     def __sklearn_tags__(self):
         return sequence_tags(super().__sklearn_tags__())
+
+
+@contextlib.contextmanager
+def _shards_on_dask_workers(shards):
+    """On joblib's dask backend, send the shards to every worker once, up front.
+
+    joblib then passes each shard as a reference to the copy already on the worker
+    instead of shipping it every round; as every worker holds every shard, losing a
+    worker loses no data. Other backends are left as they are.
+    """
+    backend, _ = get_active_backend()
+    if type(backend).__name__ != "DaskDistributedBackend":
+        yield
+        return
+    with parallel_config(backend="dask", scatter=list(shards)):
+        yield
 
 
 def _mix(mu, arrays):
