@@ -22,6 +22,13 @@ class AveragedWeights:
         self.coef_sum = np.zeros(n_weights)
         self.n_seen = 0
 
+    @classmethod
+    def from_state(cls, coef, coef_sum, n_seen):
+        """Weights holding the given arrays (not copies) and example count."""
+        weights = cls(0)
+        weights.coef, weights.coef_sum, weights.n_seen = coef, coef_sum, n_seen
+        return weights
+
     def averaged(self):
         """The averaged weights (a new array); the current ones before any example."""
         if self.n_seen == 0:

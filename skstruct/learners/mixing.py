@@ -13,6 +13,7 @@ from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
+from ..features._encoded import concat_ranges
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
@@ -33,9 +34,8 @@ def _shard_epochs(learner, shard, visits, state):
     """
     encoded, labels = shard
     coef, coef_sum, n_seen = state
-    weights = AveragedWeights(0)
     # arrays may arrive as read-only memory maps: the shard works on its own copies
-    weights.coef, weights.coef_sum, weights.n_seen = coef.copy(), coef_sum.copy(), n_seen
+    weights = AveragedWeights.from_state(coef.copy(), coef_sum.copy(), n_seen)
     # With the threading backend every task gets the same learner object: give each
     # its own (shallow) copy, or one shard would train on another's weights.
     learner = copy.copy(learner)
@@ -207,10 +207,10 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         order = rng.permutation(len(X)) if self.shuffle and self.n_shards > 1 else np.arange(len(X))
         self.shards_ = np.array_split(order, self.n_shards)
         bounds = encoded.offsets
-        shard_data = []
-        for shard in self.shards_:
-            token_index = np.concatenate([np.arange(bounds[i], bounds[i + 1]) for i in shard])
-            shard_data.append((encoded.take(shard), labels[token_index]))
+        shard_data = [
+            (encoded.take(shard), labels[concat_ranges(bounds[shard], bounds[shard + 1])])
+            for shard in self.shards_
+        ]
         if self.n_shards == 1:
             shard_rngs = [check_random_state(learner.random_state)]
         else:
@@ -254,8 +254,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                     "seconds": time.perf_counter() - start,
                     "dev_score": None,
                 }
-                learner._weights = AveragedWeights(0)
-                learner._weights.coef, learner._weights.coef_sum, learner._weights.n_seen = state
+                learner._weights = AveragedWeights.from_state(*state)
                 if dev is not None:
                     record["dev_score"] = learner._token_accuracy(*dev, learner._current_coef())
                 self.history_.append(record)
