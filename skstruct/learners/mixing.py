@@ -222,8 +222,13 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         rounds = self.max_iter if self.iterative else 1
         epochs_per_round = 1 if self.iterative else learner.max_iter
         self.history_ = []
-        with _shards_on_dask_workers(shard_data):
-            parallel = Parallel(n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout)
+        # One Parallel for all rounds, as a context manager: the workers, and on loky the
+        # memory-mapped copies of the shards, are set up once and reused every round
+        # (calling a bare Parallel repeatedly re-dumps them, and loky can lose them).
+        with (
+            _shards_on_dask_workers(shard_data),
+            Parallel(n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout) as parallel,
+        ):
             for _ in range(rounds):
                 start = time.perf_counter()
                 visits = [
