@@ -26,7 +26,8 @@ def _shard_epochs(learner, shard, visits, state):
     ``shard`` is ``(encoded, labels)``, ``state`` is ``(coef, coef_sum, n_seen)``;
     ``visits`` holds one visiting order per epoch, drawn by the caller, so the result
     depends on nothing but the arguments: a task re-run on another worker (after a
-    failure) returns the same weights. Returns the final state and per-epoch stats.
+    failure) returns the same weights. Returns the final state as the positions that
+    changed and their new values (see ``_apply_changes``), and per-epoch stats.
 
     Arrays travel inside tuples on purpose: joblib's dask backend scatters large
     weak-referenceable arguments to a single worker, and a task whose scattered input
@@ -41,7 +42,10 @@ def _shard_epochs(learner, shard, visits, state):
     learner = copy.copy(learner)
     learner._weights = weights
     stats = [learner._run_epoch(encoded, labels, visit) for visit in visits]
-    return weights.coef, weights.coef_sum, weights.n_seen, stats
+    # Send back only what changed: a shard's updates touch the features it saw, and
+    # the full weight vectors are most of what a round would otherwise transfer.
+    changed = np.flatnonzero((weights.coef != coef) | (weights.coef_sum != coef_sum))
+    return changed, weights.coef[changed], weights.coef_sum[changed], weights.n_seen, stats
 
 
 class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
@@ -245,12 +249,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                         f"ParameterMixing: mixing round {len(self.history_) + 1} of {rounds} "
                         f"failed, so no model was fitted: {type(exc).__name__}: {exc}"
                     ) from exc
-                mistakes = np.array([sum(s["mistakes"] for s in r[3]) for r in results])
+                mistakes = np.array([sum(s["mistakes"] for s in r[4]) for r in results])
                 mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
                 state = (
-                    _mix(mu, [r[0] for r in results]),
-                    _mix(mu, [r[1] for r in results]),
-                    round(float(mu @ np.array([r[2] for r in results], dtype=float))),
+                    _mix(mu, [_apply_changes(state[0], r[0], r[1]) for r in results]),
+                    _mix(mu, [_apply_changes(state[1], r[0], r[2]) for r in results]),
+                    round(float(mu @ np.array([r[3] for r in results], dtype=float))),
                 )
                 record = {
                     "epoch": len(self.history_) + 1,
@@ -312,6 +316,13 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         return sequence_tags(super().__sklearn_tags__())
 
 
+def _apply_changes(before, changed, values):
+    """A copy of ``before`` with ``values`` at the positions ``changed``."""
+    after = before.copy()
+    after[changed] = values
+    return after
+
+
 @contextlib.contextmanager
 def _shards_on_dask_workers(shards):
     """On joblib's dask backend, send the shards to every worker once, up front.
@@ -330,7 +341,6 @@ def _shards_on_dask_workers(shards):
 
 def _mix(mu, arrays):
     """``sum_i mu_i arrays[i]``, accumulated in place (the arrays are the shards' own)."""
-    arrays = [a if a.flags.writeable else a.copy() for a in arrays]  # e.g. from a buffer
     mixed = np.multiply(arrays[0], mu[0], out=arrays[0])
     for weight, array in zip(mu[1:], arrays[1:]):
         mixed += np.multiply(array, weight, out=array)
