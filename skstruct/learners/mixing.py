@@ -1,13 +1,10 @@
 """ParameterMixing: distributed perceptron training by parameter mixing (McDonald et al. 2010)."""
 
-import contextlib
 import copy
 import time
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import parallel_config
-from joblib.parallel import get_active_backend
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
@@ -229,10 +226,10 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         # One Parallel for all rounds, as a context manager: the workers, and on loky the
         # memory-mapped copies of the shards, are set up once and reused every round
         # (calling a bare Parallel repeatedly re-dumps them, and loky can lose them).
-        with (
-            _shards_on_dask_workers(shard_data),
-            Parallel(n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout) as parallel,
-        ):
+        # On dask the shards travel inside each task instead: a scattered copy lives on
+        # one worker and dies with it (even joblib's broadcast scatter was seen to leave
+        # a single copy), and a task whose input is gone cannot be re-run.
+        with Parallel(n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout) as parallel:
             for _ in range(rounds):
                 start = time.perf_counter()
                 visits = [
@@ -321,22 +318,6 @@ def _apply_changes(before, changed, values):
     after = before.copy()
     after[changed] = values
     return after
-
-
-@contextlib.contextmanager
-def _shards_on_dask_workers(shards):
-    """On joblib's dask backend, send the shards to every worker once, up front.
-
-    joblib then passes each shard as a reference to the copy already on the worker
-    instead of shipping it every round; as every worker holds every shard, losing a
-    worker loses no data. Other backends are left as they are.
-    """
-    backend, _ = get_active_backend()
-    if type(backend).__name__ != "DaskDistributedBackend":
-        yield
-        return
-    with parallel_config(backend="dask", scatter=list(shards)):
-        yield
 
 
 def _mix(mu, arrays):
