@@ -18,10 +18,9 @@ import argparse
 import time
 
 import sklearn_crfsuite
+from _corpora import brown_pos
 
 from skstruct import BeamSearch, StructuredPerceptron, Viterbi
-from skstruct.datasets import get_data_home, load_conll
-from skstruct.features import crfsuite_tutorial_features
 from skstruct.metrics import token_accuracy
 
 
@@ -33,15 +32,7 @@ def main():
     parser.add_argument("--skip-crfsuite", action="store_true")
     args = parser.parse_args()
 
-    X, y = load_conll(get_data_home() / "brown" / "brown.tsv", sep="\t")
-    end = args.n_train + args.n_test
-    X = crfsuite_tutorial_features(X[:end])  # no POS in Brown: the POS features drop out
-    X_train, y_train, X_test, y_test = (
-        X[: args.n_train],
-        y[: args.n_train],
-        X[args.n_train :],
-        y[args.n_train : end],
-    )
+    X_train, y_train, X_test, y_test = brown_pos(args.n_train, args.n_test)
     n_tags = len({t for seq in y_train for t in seq})
     print(
         f"Brown: {len(X_train)} training sentences ({sum(map(len, X_train))} tokens, "

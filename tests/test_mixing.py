@@ -11,6 +11,9 @@ from sklearn.model_selection import GridSearchCV
 
 from skstruct import SWVP, ParameterMixing, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct.datasets import make_chain_data
+from skstruct.learners._shard_cache import ShardRef, WeightsRef, forget
+from skstruct.learners._shard_cache import weights as cache_weights
+from skstruct.learners.mixing import _shard_epochs, _worker_copy
 
 
 @pytest.fixture(scope="module")
@@ -121,6 +124,20 @@ def test_dask_backend_gives_the_same_weights(data, dask_client):
     reference = _mixed(data).coef_
     with joblib.parallel_config(backend="dask"):
         np.testing.assert_array_equal(_mixed(data, n_jobs=-1).coef_, reference)
+
+
+def test_ray_backend_gives_the_same_weights(data):
+    ray = pytest.importorskip("ray")
+    from ray.util.joblib import register_ray
+
+    reference = _mixed(data).coef_
+    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
+    try:
+        register_ray()
+        with joblib.parallel_config(backend="ray"):
+            np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
+    finally:
+        ray.shutdown()
 
 
 class _KillOnce(StructuredPerceptron):
@@ -237,14 +254,66 @@ def test_bad_mixing_and_shards_are_refused(data):
 def test_shard_task_leaves_the_shared_learner_untouched(data):
     # Threads receive one and the same learner object; a task that set its weights on
     # it would race with the others (seen on CoNLL-2002 before this was fixed).
-    from skstruct.learners.mixing import _shard_epochs, _worker_copy
-
     X, y = data
     learner = clone(StructuredPerceptron(random_state=0))
     encoded, labels = learner._initialize(X, y, classes=None, rng=None)
     worker = _worker_copy(learner)
     before = dict(vars(worker))
     n = learner.structure_.n_weights
-    _shard_epochs(worker, (encoded, labels), [np.arange(len(X))], (np.zeros(n), np.zeros(n), 0))
+    shard = ShardRef("untouched", 0, (encoded, labels))
+    _shard_epochs(worker, shard, [np.arange(len(X))], WeightsRef("untouched", 0, n))
     assert vars(worker).keys() == before.keys()
     assert all(vars(worker)[k] is v for k, v in before.items())
+    forget("untouched")
+
+
+# -- what workers keep between rounds ----------------------------------------------------------
+
+
+def _encoded_shard(data, n=60):
+    X, y = data
+    learner = clone(StructuredPerceptron(random_state=0))
+    encoded, labels = learner._initialize(X[:n], y[:n], classes=None, rng=None)
+    return _worker_copy(learner), (encoded, labels), learner.structure_.n_weights
+
+
+def test_a_worker_without_the_data_says_so_and_gets_it_sent(data):
+    worker, shard, n = _encoded_shard(data)
+    visits = [np.arange(60)]
+    try:
+        # a worker that never saw the shard, or the weights of round 2, says what it lacks
+        answer = _shard_epochs(worker, ShardRef("new", 0), visits, WeightsRef("new", 0, n))
+        assert (answer.shard, answer.weights) == (True, False)
+        first = _shard_epochs(worker, ShardRef("new", 0, shard), visits, WeightsRef("new", 0, n))
+        answer = _shard_epochs(worker, ShardRef("new", 0), visits, WeightsRef("new", 2, n))
+        assert (answer.shard, answer.weights) == (False, True)
+        # the shard is now kept: the same call without it gives the same result
+        again = _shard_epochs(worker, ShardRef("new", 0), visits, WeightsRef("new", 0, n))
+        for a, b in zip(first[:4], again[:4]):
+            np.testing.assert_array_equal(a, b)
+    finally:
+        forget("new")
+
+
+def test_kept_weights_catch_up_from_the_changes_sent():
+    n = 6
+    changes = [
+        (1, np.array([0, 3]), np.array([1.0, -1.0]), np.array([0.5, 0.0]), 2),
+        (2, np.array([3, 5]), np.array([2.0, 4.0]), np.array([1.0, 1.0]), 4),
+        (3, np.array([1]), np.array([7.0]), np.array([3.0]), 6),
+    ]
+    try:
+        # a worker that saw nothing rebuilds round 3 from round 0 (all zeros)
+        coef, coef_sum, n_seen = cache_weights(WeightsRef("c", 3, n, changes=changes))
+        np.testing.assert_array_equal(coef, [1, 7, 0, 2, 0, 4])
+        np.testing.assert_array_equal(coef_sum, [0.5, 3, 0, 1, 0, 1])
+        assert n_seen == 6
+        assert not coef.flags.writeable  # tasks train on copies
+        # one that lags further back than the changes sent cannot
+        forget("c")
+        assert cache_weights(WeightsRef("c", 3, n, changes=changes[1:])) is None
+        full = (np.arange(6.0), np.ones(6), 9)
+        assert cache_weights(WeightsRef("c", 3, n, full=full))[2] == 9
+        np.testing.assert_array_equal(cache_weights(WeightsRef("c", 3, n))[0], np.arange(6.0))
+    finally:
+        forget("c")

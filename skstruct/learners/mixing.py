@@ -2,6 +2,9 @@
 
 import copy
 import time
+import uuid
+import warnings
+from collections import deque
 from numbers import Integral, Real
 
 import numpy as np
@@ -14,25 +17,34 @@ from ..features._encoded import concat_ranges
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
+from . import _shard_cache
 from ._weights import AveragedWeights
 
+#: Mixes whose changes go with every task, for workers that missed some rounds.
+_CHANGES_SENT = 3
 
-def _shard_epochs(learner, shard, visits, state):
-    """Epochs on one shard from the given state; module level so any backend can ship it.
 
-    ``shard`` is ``(encoded, labels)``, ``state`` is ``(coef, coef_sum, n_seen)``;
-    ``visits`` holds one visiting order per epoch, drawn by the caller, so the result
-    depends on nothing but the arguments: a task re-run on another worker (after a
-    failure) returns the same weights. Returns the final state as the positions that
-    changed and their new values (see ``_apply_changes``), and per-epoch stats.
+def _shard_epochs(learner, shard, visits, weights):
+    """Epochs on one shard from the mixed weights; module level so any backend can ship it.
 
-    Arrays travel inside tuples on purpose: joblib's dask backend scatters large
+    ``shard`` is a :class:`~._shard_cache.ShardRef` and ``weights`` a
+    :class:`~._shard_cache.WeightsRef`: the data itself or a reference to what this
+    worker process kept from an earlier round. ``visits`` holds one visiting order per
+    epoch, drawn by the caller, so the result depends on nothing but the arguments: a
+    task re-run on another worker (after a failure) returns the same weights. Returns
+    :class:`_Missing` when the worker lacks the data referred to, else the final state
+    as the positions that changed and their new values, and per-epoch stats.
+
+    Arrays travel inside objects on purpose: joblib's dask backend scatters large
     weak-referenceable arguments to a single worker, and a task whose scattered input
     died with that worker cannot be re-run; data embedded in the task can.
     """
-    encoded, labels = shard
-    coef, coef_sum, n_seen = state
-    # arrays may arrive as read-only memory maps: the shard works on its own copies
+    data = _shard_cache.shard(shard)
+    start = _shard_cache.weights(weights)
+    if data is None or start is None:
+        return _Missing(shard=data is None, weights=start is None)
+    encoded, labels = data
+    coef, coef_sum, n_seen = start
     weights = AveragedWeights.from_state(coef.copy(), coef_sum.copy(), n_seen)
     # With the threading backend every task gets the same learner object: give each
     # its own (shallow) copy, or one shard would train on another's weights.
@@ -103,8 +115,9 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     n_iter_ : int
     history_ : list of dict
         Per mixing round: ``mistakes`` (per shard), ``mixing_weights``, ``seconds``
-        (wall clock of the round) and ``dev_score`` (token accuracy of the mixed model
-        on ``X_dev``, or None).
+        (wall clock of the round), ``resent`` (tasks sent a second time with their
+        shard and weights, see Notes) and ``dev_score`` (token accuracy of the mixed
+        model on ``X_dev``, or None).
 
     Notes
     -----
@@ -114,6 +127,15 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     average ``w - sum / t``. With equal shard sizes that average is exactly the
     ``mu``-mixture of the shards' averaged weights, and with one shard it is the serial
     averaged perceptron, bit for bit.
+
+    *What travels.* Worker processes keep the shards and the mixed weights between
+    rounds (per process, for the last few fits). After the first round a task carries
+    the visiting orders, the weights the last mixes changed (the mixed values at the
+    positions some shard updated; the other positions keep their value bit for bit)
+    and references to the rest; it comes back with the positions its shard changed.
+    A worker that lacks what a task refers to (new, restarted, or behind by more
+    rounds than the changes sent) answers so, and the task is sent again with its
+    shard and the full weights: the result is the same either way.
 
     *Failures.* Each shard's task depends only on its arguments (visiting orders are
     drawn up front), so when a dask worker dies mid-round the scheduler re-runs its
@@ -222,48 +244,49 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         state = (np.zeros(n_weights), np.zeros(n_weights), 0)
         rounds = self.max_iter if self.iterative else 1
         epochs_per_round = 1 if self.iterative else learner.max_iter
+        fit_id = uuid.uuid4().hex
+        changes = deque(maxlen=_CHANGES_SENT)  # what the last mixes set
         self.history_ = []
-        # One Parallel for all rounds, as a context manager: the workers, and on loky the
-        # memory-mapped copies of the shards, are set up once and reused every round
-        # (calling a bare Parallel repeatedly re-dumps them, and loky can lose them).
-        # On dask the shards travel inside each task instead: a scattered copy lives on
-        # one worker and dies with it (even joblib's broadcast scatter was seen to leave
-        # a single copy), and a task whose input is gone cannot be re-run.
-        with Parallel(n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout) as parallel:
-            for _ in range(rounds):
-                start = time.perf_counter()
-                visits = [
-                    [self._visit(learner, r, len(shard)) for _ in range(epochs_per_round)]
-                    for r, shard in zip(shard_rngs, self.shards_)
-                ]
-                try:
-                    results = parallel(
-                        delayed(_shard_epochs)(worker, shard, visit, state)
-                        for shard, visit in zip(shard_data, visits)
-                    )
-                except Exception as exc:  # a lost cluster, a worker that keeps dying, ...
-                    raise RuntimeError(
-                        f"ParameterMixing: mixing round {len(self.history_) + 1} of {rounds} "
-                        f"failed, so no model was fitted: {type(exc).__name__}: {exc}"
-                    ) from exc
-                mistakes = np.array([sum(s["mistakes"] for s in r[4]) for r in results])
-                mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
-                state = (
-                    _mix(mu, [_apply_changes(state[0], r[0], r[1]) for r in results]),
-                    _mix(mu, [_apply_changes(state[1], r[0], r[2]) for r in results]),
-                    round(float(mu @ np.array([r[3] for r in results], dtype=float))),
-                )
-                record = {
-                    "epoch": len(self.history_) + 1,
-                    "mistakes": mistakes.tolist(),
-                    "mixing_weights": mu.tolist(),
-                    "seconds": time.perf_counter() - start,
-                    "dev_score": None,
-                }
-                learner._weights = AveragedWeights.from_state(*state)
-                if dev is not None:
-                    record["dev_score"] = learner._token_accuracy(*dev, learner._current_coef())
-                self.history_.append(record)
+        # One Parallel for all rounds, as a context manager: the workers are started once
+        # and keep the shards and weights between rounds (see _shard_cache). No memory
+        # maps (max_nbytes=None): the shards go out once, and removing loky's map folder
+        # at the end took a second of retries.
+        try:
+            with Parallel(
+                n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout, max_nbytes=None
+            ) as parallel:
+                for version in range(rounds):
+                    start = time.perf_counter()
+                    visits = [
+                        [self._visit(learner, r, len(shard)) for _ in range(epochs_per_round)]
+                        for r, shard in zip(shard_rngs, self.shards_)
+                    ]
+                    round_ = _Round(fit_id, version, worker, shard_data, visits, state, changes)
+                    try:
+                        results = round_.run(parallel)
+                    except Exception as exc:  # a lost cluster, a worker that keeps dying, ...
+                        raise RuntimeError(
+                            f"ParameterMixing: mixing round {version + 1} of {rounds} "
+                            f"failed, so no model was fitted: {type(exc).__name__}: {exc}"
+                        ) from exc
+                    mistakes = np.array([sum(s["mistakes"] for s in r[4]) for r in results])
+                    mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
+                    state, change = _mix(mu, state, results)
+                    changes.append((version + 1, *change))
+                    record = {
+                        "epoch": version + 1,
+                        "mistakes": mistakes.tolist(),
+                        "mixing_weights": mu.tolist(),
+                        "seconds": time.perf_counter() - start,
+                        "resent": round_.resent,
+                        "dev_score": None,
+                    }
+                    learner._weights = AveragedWeights.from_state(*state)
+                    if dev is not None:
+                        record["dev_score"] = learner._token_accuracy(*dev, learner._current_coef())
+                    self.history_.append(record)
+        finally:
+            _shard_cache.forget(fit_id)
         learner.coef_ = learner._current_coef()
         learner.n_iter_ = rounds * epochs_per_round
         self.estimator_ = learner
@@ -313,19 +336,75 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         return sequence_tags(super().__sklearn_tags__())
 
 
-def _apply_changes(before, changed, values):
-    """A copy of ``before`` with ``values`` at the positions ``changed``."""
-    after = before.copy()
-    after[changed] = values
-    return after
+class _Missing:
+    """A worker's answer when it lacks the shard or the weights a task refers to."""
+
+    def __init__(self, shard, weights):
+        self.shard, self.weights = shard, weights
 
 
-def _mix(mu, arrays):
-    """``sum_i mu_i arrays[i]``, accumulated in place (the arrays are the shards' own)."""
-    mixed = np.multiply(arrays[0], mu[0], out=arrays[0])
-    for weight, array in zip(mu[1:], arrays[1:]):
-        mixed += np.multiply(array, weight, out=array)
-    return mixed
+class _Round:
+    """One mixing round's shard tasks: references first, full data where a worker lacks it."""
+
+    def __init__(self, fit_id, version, worker, shard_data, visits, state, changes):
+        self.fit_id, self.version, self.worker = fit_id, version, worker
+        self.shard_data, self.visits, self.state = shard_data, visits, state
+        self.changes = tuple(changes)
+        self.resent = 0  # tasks sent again with their data
+
+    def run(self, parallel):
+        with warnings.catch_warnings():
+            # dask's advice against data inside tasks: here it is deliberate (see Notes)
+            warnings.filterwarnings("ignore", message="Sending large graph")
+            return self._run(parallel)
+
+    def _run(self, parallel):
+        # the first round has to ship every shard anyway
+        first = _Missing(shard=self.version == 0, weights=False)
+        results = parallel(self._tasks({i: first for i in range(len(self.shard_data))}))
+        missing = {i: r for i, r in enumerate(results) if isinstance(r, _Missing)}
+        if missing:
+            self.resent = len(missing)
+            for i, result in zip(missing, parallel(self._tasks(missing))):
+                results[i] = result
+        return results
+
+    def _tasks(self, send):
+        """Tasks for the shards in ``send``, with the data its ``_Missing`` asks for."""
+        n_weights = len(self.state[0])
+        for i, missing in send.items():
+            shard = self.shard_data[i] if missing.shard else None
+            full = self.state if missing.weights else None
+            yield delayed(_shard_epochs)(
+                self.worker,
+                _shard_cache.ShardRef(self.fit_id, i, shard),
+                self.visits[i],
+                _shard_cache.WeightsRef(self.fit_id, self.version, n_weights, full, self.changes),
+            )
+
+
+def _mix(mu, state, results):
+    """The mixed state ``sum_i mu_i state_i`` and, as ``(positions, coef, coef_sum)``,
+    what it changed.
+
+    Only the positions some shard changed are mixed; the others keep their value
+    exactly (``sum_i mu_i w`` may differ from ``w`` in the last bit), so that workers
+    holding the previous state can rebuild this one bit for bit from the change.
+    """
+    coef, coef_sum, _ = state
+    positions = np.unique(np.concatenate([r[0] for r in results]))
+    mixed_coef = np.zeros(len(positions))
+    mixed_sum = np.zeros(len(positions))
+    for weight, (changed, coef_values, sum_values, _, _) in zip(mu, results):
+        shard_coef, shard_sum = coef[positions], coef_sum[positions]
+        where = np.searchsorted(positions, changed)
+        shard_coef[where], shard_sum[where] = coef_values, sum_values
+        mixed_coef += weight * shard_coef
+        mixed_sum += weight * shard_sum
+    n_seen = round(float(mu @ np.array([r[3] for r in results], dtype=float)))
+    new_coef, new_sum = coef.copy(), coef_sum.copy()
+    new_coef[positions], new_sum[positions] = mixed_coef, mixed_sum
+    return (new_coef, new_sum, n_seen), (positions, mixed_coef, mixed_sum, n_seen)
 
 
 def _worker_copy(learner):
