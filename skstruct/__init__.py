@@ -1,12 +1,12 @@
 """skstruct: fast, scikit-learn-compatible structured perceptrons.
 
-Sequence labelling (POS tagging, chunking, NER) with Collins' averaged structured
-perceptron, exact or beam search with violation-fixing updates, numba kernels and
-the scikit-learn estimator contract.
+Sequence labelling (POS tagging, chunking, NER) and dependency parsing with Collins'
+averaged structured perceptron, exact or beam search with violation-fixing updates,
+numba kernels and the scikit-learn estimator contract.
 """
 
-from .decoders import BeamSearch, Greedy, Viterbi
-from .features import TokenFeatures
+from .decoders import BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
+from .features import ArcFeatures, TokenFeatures
 from .learners import (
     SWVP,
     ParameterMixing,
@@ -18,7 +18,10 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "SWVP",
+    "ArcFeatures",
     "BeamSearch",
+    "ChuLiuEdmonds",
+    "Eisner",
     "Greedy",
     "ParameterMixing",
     "StructuredPerceptron",

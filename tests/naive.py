@@ -187,3 +187,70 @@ def beam_search(unary, transition, start, stop, trigram, order, beam_size, gold)
         gold_alive = gold_alive and any(seq == tuple(gold[: t + 1]) for seq, _ in beam)
         in_beam.append(gold_alive)
     return list(beam[0][0]), best_scores, in_beam
+
+
+# -- dependency trees ------------------------------------------------------------------------------
+
+
+def is_tree(heads):
+    """``heads[1:]`` (``heads[0]`` ignored) reach the root 0 from every word, no cycle."""
+    n = len(heads) - 1
+    for d in range(1, n + 1):
+        seen, v = set(), d
+        while v != 0:
+            if v in seen:
+                return False
+            seen.add(v)
+            v = heads[v]
+    return True
+
+
+def is_projective(heads):
+    """No two arcs cross (the root's arcs included)."""
+    arcs = [(min(h, d), max(h, d)) for d, h in enumerate(heads) if d > 0]
+    return not any(a < c < b < e for a, b in arcs for c, e in arcs)
+
+
+def all_trees(n, projective=False, single_root=False):
+    """Every head vector of ``n`` words (``heads[0] = -1``) that is a tree."""
+    for rest in itertools.product(range(n + 1), repeat=n):
+        heads = [-1, *rest]
+        if any(h == d for d, h in enumerate(heads) if d > 0) or not is_tree(heads):
+            continue
+        if single_root and sum(h == 0 for h in rest) != 1:
+            continue
+        if projective and not is_projective(heads):
+            continue
+        yield heads
+
+
+def siblings(heads):
+    """The sibling parts ``(h, s, d)`` of a tree: ``s`` is ``h`` for a first child."""
+    n = len(heads) - 1
+    parts = []
+    for h in range(n + 1):
+        for side in (range(h + 1, n + 1), range(h - 1, 0, -1)):
+            prev = h
+            for d in side:
+                if heads[d] == h:
+                    parts.append((h, prev, d))
+                    prev = d
+    return parts
+
+
+def tree_score(heads, arc, sib=None):
+    total = sum(arc[h, d] for d, h in enumerate(heads) if d > 0)
+    if sib is not None:
+        total += sum(sib[h, s, d] for h, s, d in siblings(heads))
+    return total
+
+
+def best_tree(arc, sib=None, projective=False, single_root=False):
+    """Brute-force best tree and its score (first best in enumeration order)."""
+    n = arc.shape[0] - 1
+    best, best_score = None, -np.inf
+    for heads in all_trees(n, projective, single_root):
+        score = tree_score(heads, arc, sib)
+        if score > best_score:
+            best, best_score = heads, score
+    return best, best_score

@@ -1,5 +1,6 @@
 """How to search an output space: decoder objects (estimator parameters) and functions."""
 
 from .chain import BeamSearch, Greedy, Viterbi, viterbi
+from .tree import ChuLiuEdmonds, Eisner
 
-__all__ = ["BeamSearch", "Greedy", "Viterbi", "viterbi"]
+__all__ = ["BeamSearch", "ChuLiuEdmonds", "Eisner", "Greedy", "Viterbi", "viterbi"]

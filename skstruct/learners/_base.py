@@ -16,6 +16,7 @@ from tqdm.auto import tqdm
 
 from ..decoders.chain import Viterbi
 from ..features._encoder import TokenDictEncoder
+from ..features.arc import ArcFeatures
 from ..utils._sklearn_compat import HasMethods, Interval, _fit_context
 from ..utils.tags import sequence_tags
 from ..utils.validation import (
@@ -24,6 +25,7 @@ from ..utils.validation import (
     check_sequences_and_labels,
     flat_labels,
 )
+from ._parsing import check_heads, check_training_trees
 from ._weights import AveragedWeights
 
 
@@ -147,6 +149,13 @@ class BaseStructuredLearner(BaseEstimator):
         self._resolve()
         self.decoder_ = Viterbi() if self.decoder is None else clone(self.decoder)
         self.decoder_._validate_params()  # before any work on the data
+        if _parses(self.decoder_):
+            return self._initialize_parser(X, y, rng)
+        if isinstance(self.features, ArcFeatures):
+            raise ValueError(
+                f"features=ArcFeatures() builds parser features, but the decoder "
+                f"{self.decoder_!r} labels sequences: use Eisner() or ChuLiuEdmonds()."
+            )
         self.features_ = None if self.features is None else clone(self.features).fit(X)
         labels_flat = flat_labels(y)
         if classes is None:
@@ -161,9 +170,32 @@ class BaseStructuredLearner(BaseEstimator):
         self.history_ = []
         return encoded, self._encode_y(y)
 
+    def _initialize_parser(self, X, y, rng):
+        """``_initialize`` for a tree decoder: ArcFeatures, head ids, an ArcFactoredTree."""
+        features = ArcFeatures() if self.features is None else clone(self.features)
+        if not isinstance(features, ArcFeatures):
+            raise ValueError(
+                f"{type(self.decoder_).__name__} parses, so features must be an ArcFeatures "
+                f"(or None for the default), not {features!r}."
+            )
+        if self.n_features is not None:
+            features.set_params(n_features=self.n_features)
+        self.features_ = None
+        y = check_training_trees(y, self.decoder_)
+        heads = check_heads(y)
+        self.encoder_ = features
+        encoded = self.encoder_.fit_transform(X)
+        self.structure_ = self.decoder_.make_structure(encoded.n_features)
+        self._weights = AveragedWeights(self.structure_.n_weights)
+        self._rng = check_random_state(self.random_state) if rng is None else rng
+        self.history_ = []
+        return encoded, heads
+
     def _extend(self, X, y):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
         self._resolve()
+        if _parses(self.decoder_):  # a fixed (hashed) weight space: nothing grows
+            return self.encoder_.transform(X), check_heads(check_training_trees(y, self.decoder_))
         labels = self._encode_y(y)
         encoded = self.encoder_.partial_fit_transform(self._token_dicts(X))
         if encoded.n_features != self.structure_.n_features:
@@ -235,7 +267,7 @@ class BaseStructuredLearner(BaseEstimator):
         X = check_sequences(X)
         encoded = self._encode_X(X)
         ids = self._predict_ids(encoded, self.coef_)
-        labels = self.classes_[ids].tolist()
+        labels = ids.tolist() if _parses(self.decoder_) else self.classes_[ids].tolist()
         bounds = encoded.offsets.tolist()
         return [labels[bounds[i] : bounds[i + 1]] for i in range(len(X))]
 
@@ -274,7 +306,12 @@ class BaseStructuredLearner(BaseEstimator):
         return self.encoder_.transform(self._token_dicts(X))
 
     def _encode_y(self, y, name="y"):
-        """Label ids (int32, all tokens); unseen labels raise, naming the example."""
+        """Label ids (int32, all tokens); unseen labels raise, naming the example.
+
+        For a parser: every word's head, each sentence checked to be a tree.
+        """
+        if _parses(self.decoder_):
+            return check_heads(y, name=name)
         labels = flat_labels(y, name=name)
         index = {label: i for i, label in enumerate(self.classes_.tolist())}
         try:
@@ -289,6 +326,11 @@ class BaseStructuredLearner(BaseEstimator):
 
     def __sklearn_tags__(self):
         return sequence_tags(super().__sklearn_tags__())
+
+
+def _parses(decoder):
+    """Whether ``decoder`` predicts trees (heads) rather than label sequences."""
+    return getattr(decoder, "output", "labels") == "heads"
 
 
 def _hold_out(X, y, fraction, rng):

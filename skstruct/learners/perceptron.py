@@ -181,6 +181,12 @@ class StructuredPerceptron(BaseStructuredLearner):
                 "mean_violation": None,
                 "correct": correct,
             }
+        if not hasattr(self.structure_, "search"):
+            raise ValueError(
+                f"update={self.update!r} learns from the violations of an inexact, "
+                f"left-to-right search; {type(self.decoder_).__name__} searches trees "
+                f"exactly, so use the standard update."
+            )
         return self._search_epoch(encoded, labels, visit, width)
 
     def _search_epoch(self, encoded, labels, visit, width):

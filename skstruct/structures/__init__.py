@@ -1,5 +1,6 @@
 """What an output is: the factored output spaces (parts, weight layout, decoding)."""
 
 from .chain import LinearChain
+from .tree import ArcFactoredTree
 
-__all__ = ["LinearChain"]
+__all__ = ["ArcFactoredTree", "LinearChain"]

@@ -1,0 +1,642 @@
+"""Dependency-tree kernels: hashed arc and sibling features, Eisner (first and second
+order), Chu-Liu-Edmonds, and the fused perceptron epoch.
+
+A sentence of ``n`` words is positions ``1..n``; position 0 is the artificial root.
+``heads[d]`` is the head of word ``d`` (``heads[0]`` is unused, -1). Words are rows
+``start .. start + n - 1`` of ``attrs`` (int64, one column per token attribute:
+``FORM, POS, PREFIX``), whose values are vocabulary ids with three reserved ones:
+``UNKNOWN`` (not seen in training), ``ROOT`` (the root's attributes) and ``NONE``
+(beyond the sentence, for the surrounding-POS features).
+
+Features are never stored: the ids of an arc's features (McDonald, Crammer & Pereira
+2005, Table 1) and of a sibling part's (McDonald & Pereira 2006) are hashed from a
+template number and the attribute ids into ``[0, n_features)`` whenever they are
+needed, so scoring a sentence costs O(n^2 * templates) array reads and no Python.
+
+Score matrices are ``arc[h, d]`` of shape ``(n + 1, n + 1)`` and, for second order,
+``sib[h, s, d]``: the part "``d`` is the child of ``h`` next after ``s`` on the same
+side" (``s == h``: ``d`` is ``h``'s first child on that side).
+"""
+
+import numpy as np
+
+from ._config import njit
+
+FORM, POS, PREFIX = 0, 1, 2
+N_ATTRS = 3
+UNKNOWN, ROOT, NONE = 0, 1, 2
+N_RESERVED = 3
+#: Features of one arc: 21 templates with and without direction and distance, plus one
+#: in-between-POS feature per word between head and dependent.
+N_ARC_TEMPLATES = 42
+N_SIBLING_TEMPLATES = 12
+
+_PRIME = np.uint64(1099511628211)
+_OFFSET = np.uint64(14695981039346656037)
+_M1 = np.uint64(0xFF51AFD7ED558CCD)
+_M2 = np.uint64(0xC4CEB9FE1A85EC53)
+_S33 = np.uint64(33)
+NO_DIST = 255
+
+
+@njit
+def _hash(template, a, b, c, d, dd, n_features):
+    """Feature id of ``template`` over attribute ids ``a..d`` and direction-distance ``dd``.
+
+    FNV-1a over 64-bit words, then the splitmix64 finaliser so that the low bits (kept
+    by the modulus) depend on every input.
+    """
+    h = _OFFSET
+    h = (h ^ np.uint64(template)) * _PRIME
+    h = (h ^ np.uint64(a)) * _PRIME
+    h = (h ^ np.uint64(b)) * _PRIME
+    h = (h ^ np.uint64(c)) * _PRIME
+    h = (h ^ np.uint64(d)) * _PRIME
+    h = (h ^ np.uint64(dd)) * _PRIME
+    h = (h ^ (h >> _S33)) * _M1
+    h = (h ^ (h >> _S33)) * _M2
+    h = h ^ (h >> _S33)
+    return np.int64(h % np.uint64(n_features))
+
+
+@njit
+def direction_distance(h, d):
+    """``dir * 8 + bucket``: dir 1 for a head left of its dependent; buckets 1-5, 6-10, >10."""
+    dist = abs(h - d)
+    bucket = dist if dist <= 5 else (6 if dist <= 10 else 7)
+    return (1 if h < d else 0) * 8 + bucket
+
+
+@njit
+def _attr(attrs, start, n, i, column):
+    """Attribute ``column`` of position ``i`` (0 the root, beyond 1..n NONE)."""
+    if i == 0:
+        return ROOT
+    if i < 0 or i > n:
+        return NONE
+    return attrs[start + i - 1, column]
+
+
+@njit
+def arc_feature_ids(attrs, start, n, h, d, n_features, out):
+    """Write the feature ids of arc ``h -> d`` into ``out``; returns how many.
+
+    ``out`` needs ``N_ARC_TEMPLATES + n`` entries.
+    """
+    hf, hp = _attr(attrs, start, n, h, FORM), _attr(attrs, start, n, h, POS)
+    hx = _attr(attrs, start, n, h, PREFIX)
+    df, dp = _attr(attrs, start, n, d, FORM), _attr(attrs, start, n, d, POS)
+    dx = _attr(attrs, start, n, d, PREFIX)
+    hp_l, hp_r = _attr(attrs, start, n, h - 1, POS), _attr(attrs, start, n, h + 1, POS)
+    dp_l, dp_r = _attr(attrs, start, n, d - 1, POS), _attr(attrs, start, n, d + 1, POS)
+    dd = direction_distance(h, d)
+    k = 0
+    for conj in range(2):
+        x = NO_DIST if conj == 0 else dd
+        # uni-gram
+        out[k + 0] = _hash(1, hf, hp, 0, 0, x, n_features)
+        out[k + 1] = _hash(2, hf, 0, 0, 0, x, n_features)
+        out[k + 2] = _hash(3, hp, 0, 0, 0, x, n_features)
+        out[k + 3] = _hash(4, df, dp, 0, 0, x, n_features)
+        out[k + 4] = _hash(5, df, 0, 0, 0, x, n_features)
+        out[k + 5] = _hash(6, dp, 0, 0, 0, x, n_features)
+        # bi-gram
+        out[k + 6] = _hash(7, hf, hp, df, dp, x, n_features)
+        out[k + 7] = _hash(8, hp, df, dp, 0, x, n_features)
+        out[k + 8] = _hash(9, hf, df, dp, 0, x, n_features)
+        out[k + 9] = _hash(10, hf, hp, dp, 0, x, n_features)
+        out[k + 10] = _hash(11, hf, hp, df, 0, x, n_features)
+        out[k + 11] = _hash(12, hf, df, 0, 0, x, n_features)
+        out[k + 12] = _hash(13, hp, dp, 0, 0, x, n_features)
+        # 5-character prefixes in place of words
+        out[k + 13] = _hash(14, hx, dx, 0, 0, x, n_features)
+        out[k + 14] = _hash(15, hx, dp, 0, 0, x, n_features)
+        out[k + 15] = _hash(16, hp, dx, 0, 0, x, n_features)
+        out[k + 16] = _hash(17, hx, hp, dx, dp, x, n_features)
+        # surrounding POS
+        out[k + 17] = _hash(18, hp, hp_r, dp_l, dp, x, n_features)
+        out[k + 18] = _hash(19, hp_l, hp, dp_l, dp, x, n_features)
+        out[k + 19] = _hash(20, hp, hp_r, dp, dp_r, x, n_features)
+        out[k + 20] = _hash(21, hp_l, hp, dp, dp_r, x, n_features)
+        k += 21
+    # POS of every word in between, with direction and distance
+    for b in range(min(h, d) + 1, max(h, d)):
+        out[k] = _hash(22, hp, _attr(attrs, start, n, b, POS), dp, 0, dd, n_features)
+        k += 1
+    return k
+
+
+@njit
+def sibling_feature_ids(attrs, start, n, h, s, d, n_features, out):
+    """Write the feature ids of sibling part ``(h, s, d)`` into ``out``; returns how many.
+
+    ``s == h`` marks ``d`` as the first child on its side (the sibling is NONE).
+    ``out`` needs ``N_SIBLING_TEMPLATES`` entries.
+    """
+    hp = _attr(attrs, start, n, h, POS)
+    df, dp = _attr(attrs, start, n, d, FORM), _attr(attrs, start, n, d, POS)
+    if s == h:
+        sf, sp = NONE, NONE
+    else:
+        sf, sp = _attr(attrs, start, n, s, FORM), _attr(attrs, start, n, s, POS)
+    direction = 1 if h < d else 0
+    k = 0
+    for conj in range(2):
+        x = NO_DIST if conj == 0 else direction
+        out[k + 0] = _hash(31, hp, sp, dp, 0, x, n_features)
+        out[k + 1] = _hash(32, sp, dp, 0, 0, x, n_features)
+        out[k + 2] = _hash(33, sf, df, 0, 0, x, n_features)
+        out[k + 3] = _hash(34, sf, dp, 0, 0, x, n_features)
+        out[k + 4] = _hash(35, sp, df, 0, 0, x, n_features)
+        out[k + 5] = _hash(36, hp, sp, dp, abs(s - d) if s != h else 0, x, n_features)
+        k += 6
+    return k
+
+
+@njit
+def _sum_at(coef, ids, k):
+    total = 0.0
+    for j in range(k):
+        total += coef[ids[j]]
+    return total
+
+
+@njit
+def arc_scores(attrs, start, n, coef, n_features, out, buffer):
+    """Fill ``out[h, d]`` (``(n + 1, n + 1)``) with arc scores; impossible arcs get -inf."""
+    for h in range(n + 1):
+        out[h, 0] = -np.inf
+        for d in range(1, n + 1):
+            if h == d:
+                out[h, d] = -np.inf
+                continue
+            k = arc_feature_ids(attrs, start, n, h, d, n_features, buffer)
+            out[h, d] = _sum_at(coef, buffer, k)
+
+
+@njit
+def sibling_scores(attrs, start, n, coef, n_features, out, buffer):
+    """Fill ``out[h, s, d]`` for every sibling part (``s == h`` or ``s`` between h and d)."""
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if d == h:
+                continue
+            k = sibling_feature_ids(attrs, start, n, h, h, d, n_features, buffer)
+            out[h, h, d] = _sum_at(coef, buffer, k)
+            for s in range(min(h, d) + 1, max(h, d)):
+                k = sibling_feature_ids(attrs, start, n, h, s, d, n_features, buffer)
+                out[h, s, d] = _sum_at(coef, buffer, k)
+
+
+@njit
+def single_root_penalty(arc, n):
+    """Subtract from every root arc more than any two trees' scores can differ by.
+
+    Every tree has at least one root arc, so the best tree under the penalised scores
+    is the best tree with exactly one root child.
+    """
+    biggest = 0.0
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h != d and abs(arc[h, d]) > biggest:
+                biggest = abs(arc[h, d])
+    penalty = 1.0 + 2.0 * (n + 1) * biggest
+    for d in range(1, n + 1):
+        arc[0, d] -= penalty
+    return penalty
+
+
+@njit
+def _push(stack, i, a, b, c, d):
+    stack[i, 0], stack[i, 1], stack[i, 2], stack[i, 3] = a, b, c, d
+
+
+# -- first-order Eisner ------------------------------------------------------------------------
+
+
+@njit
+def eisner(arc, n):
+    """Best projective tree under arc scores ``arc[h, d]`` (Eisner 1996), O(n^3).
+
+    Returns heads (int64, ``n + 1``; ``heads[0] = -1``). Ties go to the first split
+    point in increasing order.
+    """
+    N = n + 1
+    # [s, t, dir]: dir 0 = the head is t (arcs point left), 1 = the head is s
+    complete = np.full((N, N, 2), -np.inf)
+    incomplete = np.full((N, N, 2), -np.inf)
+    complete_bp = np.zeros((N, N, 2), dtype=np.int64)
+    incomplete_bp = np.zeros((N, N, 2), dtype=np.int64)
+    for s in range(N):
+        complete[s, s, 0] = 0.0
+        complete[s, s, 1] = 0.0
+    for k in range(1, N):
+        for s in range(N - k):
+            t = s + k
+            best, arg = -np.inf, s
+            for r in range(s, t):
+                v = complete[s, r, 1] + complete[r + 1, t, 0]
+                if v > best:
+                    best, arg = v, r
+            if s > 0:
+                incomplete[s, t, 0] = best + arc[t, s]
+            incomplete[s, t, 1] = best + arc[s, t]
+            incomplete_bp[s, t, 0] = arg
+            incomplete_bp[s, t, 1] = arg
+            best, arg = -np.inf, s
+            for r in range(s, t):
+                v = complete[s, r, 0] + incomplete[r, t, 0]
+                if v > best:
+                    best, arg = v, r
+            complete[s, t, 0] = best
+            complete_bp[s, t, 0] = arg
+            best, arg = -np.inf, t
+            for r in range(s + 1, t + 1):
+                v = incomplete[s, r, 1] + complete[r, t, 1]
+                if v > best:
+                    best, arg = v, r
+            complete[s, t, 1] = best
+            complete_bp[s, t, 1] = arg
+    heads = np.full(N, -1, dtype=np.int64)
+    # explicit stack of (s, t, dir, complete?)
+    stack = np.zeros((4 * N + 4, 4), dtype=np.int64)
+    _push(stack, 0, 0, n, 1, 1)
+    top = 1
+    while top > 0:
+        top -= 1
+        s, t, dr, cp = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+        if s == t:
+            continue
+        if cp == 1:
+            r = complete_bp[s, t, dr]
+            if dr == 0:
+                _push(stack, top, s, r, 0, 1)
+                _push(stack, top + 1, r, t, 0, 0)
+            else:
+                _push(stack, top, s, r, 1, 0)
+                _push(stack, top + 1, r, t, 1, 1)
+            top += 2
+        else:
+            r = incomplete_bp[s, t, dr]
+            if dr == 0:
+                heads[s] = t
+            else:
+                heads[t] = s
+            _push(stack, top, s, r, 1, 1)
+            _push(stack, top + 1, r + 1, t, 0, 1)
+            top += 2
+    return heads
+
+
+# -- second-order (sibling) Eisner -------------------------------------------------------------
+
+
+@njit
+def eisner2(arc, sib, n):
+    """Best projective tree under arc plus adjacent-sibling scores (McDonald & Pereira
+    2006, sec. 3.2), O(n^3).
+
+    A tree scores ``sum arc[h, d] + sum sib[h, s, d]`` over its arcs, ``s`` being the
+    child of ``h`` before ``d`` on the same side counting outwards from ``h`` (``h``
+    itself for the first). Returns heads as :func:`eisner` does.
+    """
+    N = n + 1
+    complete = np.full((N, N, 2), -np.inf)
+    incomplete = np.full((N, N, 2), -np.inf)
+    sibling = np.full((N, N), -np.inf)  # [s, t]: s and t adjacent siblings, s < t
+    complete_bp = np.zeros((N, N, 2), dtype=np.int64)
+    incomplete_bp = np.zeros((N, N, 2), dtype=np.int64)  # -1: first child
+    sibling_bp = np.zeros((N, N), dtype=np.int64)
+    for s in range(N):
+        complete[s, s, 0] = 0.0
+        complete[s, s, 1] = 0.0
+    for k in range(1, N):
+        for s in range(N - k):
+            t = s + k
+            # sibling items (no root among siblings)
+            if s > 0:
+                best, arg = -np.inf, s
+                for r in range(s, t):
+                    v = complete[s, r, 1] + complete[r + 1, t, 0]
+                    if v > best:
+                        best, arg = v, r
+                sibling[s, t] = best
+                sibling_bp[s, t] = arg
+            # s -> t: t is s's first right child, or follows sibling r
+            best = complete[s, s, 1] + complete[s + 1, t, 0] + sib[s, s, t]
+            arg = -1
+            for r in range(s + 1, t):
+                v = incomplete[s, r, 1] + sibling[r, t] + sib[s, r, t]
+                if v > best:
+                    best, arg = v, r
+            incomplete[s, t, 1] = best + arc[s, t]
+            incomplete_bp[s, t, 1] = arg
+            # t -> s (no arcs into the root)
+            if s > 0:
+                best = complete[s, t - 1, 1] + complete[t, t, 0] + sib[t, t, s]
+                arg = -1
+                for r in range(s + 1, t):
+                    v = sibling[s, r] + incomplete[r, t, 0] + sib[t, r, s]
+                    if v > best:
+                        best, arg = v, r
+                incomplete[s, t, 0] = best + arc[t, s]
+                incomplete_bp[s, t, 0] = arg
+            best, arg = -np.inf, s
+            for r in range(s, t):
+                v = complete[s, r, 0] + incomplete[r, t, 0]
+                if v > best:
+                    best, arg = v, r
+            complete[s, t, 0] = best
+            complete_bp[s, t, 0] = arg
+            best, arg = -np.inf, t
+            for r in range(s + 1, t + 1):
+                v = incomplete[s, r, 1] + complete[r, t, 1]
+                if v > best:
+                    best, arg = v, r
+            complete[s, t, 1] = best
+            complete_bp[s, t, 1] = arg
+    heads = np.full(N, -1, dtype=np.int64)
+    # items: kind 0 complete, 1 incomplete, 2 sibling
+    stack = np.zeros((4 * N + 4, 4), dtype=np.int64)
+    _push(stack, 0, 0, n, 1, 0)
+    top = 1
+    while top > 0:
+        top -= 1
+        s, t, dr, kind = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+        if s == t:
+            continue
+        if kind == 0:
+            r = complete_bp[s, t, dr]
+            if dr == 0:
+                _push(stack, top, s, r, 0, 0)
+                _push(stack, top + 1, r, t, 0, 1)
+            else:
+                _push(stack, top, s, r, 1, 1)
+                _push(stack, top + 1, r, t, 1, 0)
+            top += 2
+        elif kind == 1:
+            r = incomplete_bp[s, t, dr]
+            if dr == 1:
+                heads[t] = s
+                if r == -1:
+                    _push(stack, top, s + 1, t, 0, 0)
+                    top += 1
+                else:
+                    _push(stack, top, s, r, 1, 1)
+                    _push(stack, top + 1, r, t, 0, 2)
+                    top += 2
+            else:
+                heads[s] = t
+                if r == -1:
+                    _push(stack, top, s, t - 1, 1, 0)
+                    top += 1
+                else:
+                    _push(stack, top, s, r, 0, 2)
+                    _push(stack, top + 1, r, t, 0, 1)
+                    top += 2
+        else:
+            r = sibling_bp[s, t]
+            _push(stack, top, s, r, 1, 0)
+            _push(stack, top + 1, r + 1, t, 0, 0)
+            top += 2
+    return heads
+
+
+# -- Chu-Liu-Edmonds ---------------------------------------------------------------------------
+
+
+@njit
+def _find_cycle(heads, n_nodes):
+    """A cycle of ``heads`` (node 0 has none) as a boolean mask, or an all-False mask."""
+    color = np.zeros(n_nodes, dtype=np.int64)  # 0 new, 1 on the current path, 2 done
+    in_cycle = np.zeros(n_nodes, dtype=np.bool_)
+    for start in range(1, n_nodes):
+        if color[start] != 0:
+            continue
+        v = start
+        while v > 0 and color[v] == 0:
+            color[v] = 1
+            v = heads[v]
+        if v > 0 and color[v] == 1:  # came back to the current path: a cycle through v
+            u = v
+            while True:
+                in_cycle[u] = True
+                u = heads[u]
+                if u == v:
+                    break
+            return in_cycle
+        v = start
+        while v > 0 and color[v] == 1:
+            color[v] = 2
+            v = heads[v]
+    return in_cycle
+
+
+@njit
+def _greedy_heads(arc):
+    m = arc.shape[0]
+    heads = np.full(m, -1, dtype=np.int64)
+    for d in range(1, m):
+        best, arg = -np.inf, 0
+        for h in range(m):
+            if h != d and arc[h, d] > best:
+                best, arg = arc[h, d], h
+        heads[d] = arg
+    return heads
+
+
+@njit
+def chu_liu_edmonds(arc):
+    """Maximum spanning arborescence rooted at node 0 (Chu & Liu 1965; Edmonds 1967).
+
+    ``arc[h, d]`` of shape ``(m, m)``; -inf marks a missing arc. Returns heads (int64,
+    ``heads[0] = -1``). Every node takes its best head; while that makes a cycle, the
+    cycle is contracted into one node (arcs into it scored by what they displace) and
+    the smaller graph solved the same way; the solutions are then expanded back, level
+    by level. O(m^3) in all; ties go to the lowest head index.
+    """
+    # what each contraction needs to be undone: (greedy heads, nodes kept, for each kept
+    # node the cycle node it enters / the cycle node it leaves from)
+    saved_heads = [np.empty(0, dtype=np.int64)]
+    saved_outside = [np.empty(0, dtype=np.int64)]
+    saved_enter = [np.empty(0, dtype=np.int64)]
+    saved_leave = [np.empty(0, dtype=np.int64)]
+    current = arc
+    while True:
+        m = current.shape[0]
+        heads = _greedy_heads(current)
+        in_cycle = _find_cycle(heads, m)
+        n_cycle = 0
+        for v in range(m):
+            n_cycle += in_cycle[v]
+        if n_cycle == 0:
+            break
+        outside = np.empty(m - n_cycle, dtype=np.int64)
+        j = 0
+        for v in range(m):
+            if not in_cycle[v]:
+                outside[j] = v
+                j += 1
+        size = m - n_cycle + 1
+        c = size - 1
+        cycle_score = 0.0
+        for v in range(m):
+            if in_cycle[v]:
+                cycle_score += current[heads[v], v]
+        sub = np.full((size, size), -np.inf)
+        enter = np.zeros(size, dtype=np.int64)
+        leave = np.zeros(size, dtype=np.int64)
+        for a in range(size - 1):
+            u = outside[a]
+            for b in range(1, size - 1):
+                sub[a, b] = current[u, outside[b]]
+            best, arg = -np.inf, -1
+            for v in range(m):
+                if in_cycle[v]:
+                    score = current[u, v] - current[heads[v], v]
+                    if score > best:
+                        best, arg = score, v
+            sub[a, c] = best + cycle_score
+            enter[a] = arg
+        for b in range(1, size - 1):
+            v = outside[b]
+            best, arg = -np.inf, -1
+            for u in range(m):
+                if in_cycle[u] and current[u, v] > best:
+                    best, arg = current[u, v], u
+            sub[c, b] = best
+            leave[b] = arg
+        saved_heads.append(heads)
+        saved_outside.append(outside)
+        saved_enter.append(enter)
+        saved_leave.append(leave)
+        current = sub
+    while len(saved_heads) > 1:
+        sub_heads = heads
+        heads = saved_heads.pop().copy()
+        outside, enter, leave = saved_outside.pop(), saved_enter.pop(), saved_leave.pop()
+        c = outside.shape[0]
+        for b in range(1, c):
+            h = sub_heads[b]
+            heads[outside[b]] = leave[b] if h == c else outside[h]
+        a = sub_heads[c]
+        heads[enter[a]] = outside[a]
+    return heads
+
+
+# -- decoding and training ---------------------------------------------------------------------
+
+
+@njit
+def decode(attrs, start, n, coef, n_features, order, projective, single_root, arc, sib, buffer):
+    """Best tree of one sentence under ``coef``; ``arc``, ``sib`` and ``buffer`` are scratch."""
+    arc_view = arc[: n + 1, : n + 1]
+    arc_scores(attrs, start, n, coef, n_features, arc_view, buffer)
+    if single_root:
+        single_root_penalty(arc_view, n)
+    if order == 2:
+        sib_view = sib[: n + 1, : n + 1, : n + 1]
+        sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
+        return eisner2(arc_view, sib_view, n)
+    if projective:
+        return eisner(arc_view, n)
+    return chu_liu_edmonds(arc_view)
+
+
+@njit
+def add_tree_features(attrs, start, n, heads, coef, n_features, order, scale, buffer):
+    """``coef[phi(x, heads)] += scale`` (arc features, and sibling features for order 2)."""
+    for d in range(1, n + 1):
+        k = arc_feature_ids(attrs, start, n, heads[d], d, n_features, buffer)
+        for j in range(k):
+            coef[buffer[j]] += scale
+    if order == 2:
+        for h in range(n + 1):
+            # right children outwards from h, then left children outwards
+            prev = h
+            for d in range(h + 1, n + 1):
+                if heads[d] == h:
+                    k = sibling_feature_ids(attrs, start, n, h, prev, d, n_features, buffer)
+                    for j in range(k):
+                        coef[buffer[j]] += scale
+                    prev = d
+            prev = h
+            for d in range(h - 1, 0, -1):
+                if heads[d] == h:
+                    k = sibling_feature_ids(attrs, start, n, h, prev, d, n_features, buffer)
+                    for j in range(k):
+                        coef[buffer[j]] += scale
+                    prev = d
+
+
+@njit
+def max_length(offsets):
+    longest = 0
+    for i in range(offsets.shape[0] - 1):
+        longest = max(longest, offsets[i + 1] - offsets[i])
+    return longest
+
+
+@njit
+def perceptron_epoch(
+    attrs, offsets, heads, visit, coef, coef_sum, n_seen, n_features, order, projective,
+    single_root,
+):  # fmt: skip
+    """One perceptron epoch over the sentences in ``visit``, with lazy averaging.
+
+    ``heads`` holds every word's gold head, sentence by sentence (aligned with the rows
+    of ``attrs``). Updates ``coef`` and ``coef_sum`` in place; returns (mistakes,
+    correct heads before each update, examples seen).
+    """
+    longest = max_length(offsets)
+    N = longest + 1
+    arc = np.empty((N, N))
+    sib = np.empty((N, N, N)) if order == 2 else np.empty((1, 1, 1))
+    buffer = np.empty(N_ARC_TEMPLATES + N_SIBLING_TEMPLATES + N, dtype=np.int64)
+    gold = np.empty(N, dtype=np.int64)
+    mistakes, correct = 0, 0
+    for i in visit:
+        start = offsets[i]
+        n = offsets[i + 1] - start
+        gold[0] = -1
+        for d in range(1, n + 1):
+            gold[d] = heads[start + d - 1]
+        pred = decode(
+            attrs, start, n, coef, n_features, order, projective, single_root, arc, sib, buffer
+        )
+        wrong = 0
+        for d in range(1, n + 1):
+            if pred[d] != gold[d]:
+                wrong += 1
+        correct += n - wrong
+        if wrong:
+            mistakes += 1
+            g, p = gold[: n + 1], pred
+            add_tree_features(attrs, start, n, g, coef, n_features, order, 1.0, buffer)
+            add_tree_features(attrs, start, n, p, coef, n_features, order, -1.0, buffer)
+            if n_seen:
+                t = float(n_seen)
+                add_tree_features(attrs, start, n, g, coef_sum, n_features, order, t, buffer)
+                add_tree_features(attrs, start, n, p, coef_sum, n_features, order, -t, buffer)
+        n_seen += 1
+    return mistakes, correct, n_seen
+
+
+@njit
+def predict_batch(attrs, offsets, coef, n_features, order, projective, single_root):
+    """Heads of every word of every sentence (aligned with the rows of ``attrs``)."""
+    longest = max_length(offsets)
+    N = longest + 1
+    arc = np.empty((N, N))
+    sib = np.empty((N, N, N)) if order == 2 else np.empty((1, 1, 1))
+    buffer = np.empty(N_ARC_TEMPLATES + N_SIBLING_TEMPLATES + N, dtype=np.int64)
+    out = np.empty(offsets[-1], dtype=np.int64)
+    for i in range(offsets.shape[0] - 1):
+        start = offsets[i]
+        n = offsets[i + 1] - start
+        pred = decode(
+            attrs, start, n, coef, n_features, order, projective, single_root, arc, sib, buffer
+        )
+        for d in range(1, n + 1):
+            out[start + d - 1] = pred[d]
+    return out

@@ -1,0 +1,163 @@
+"""ArcFeatures: parser input (sentences of token dicts) -> token attribute ids for the
+hashed arc and sibling templates of the tree kernels."""
+
+from collections.abc import Mapping
+from numbers import Integral
+
+import numpy as np
+from sklearn.base import BaseEstimator, TransformerMixin
+from sklearn.utils.validation import check_is_fitted
+
+from .._kernels import tree as _tree
+from ..utils._sklearn_compat import Interval, StrOptions, _fit_context
+from ..utils.validation import check_sequences
+from ._encoded import EncodedSequences
+
+
+class ArcFeatures(TransformerMixin, BaseEstimator):
+    """Features of dependency arcs (McDonald, Crammer & Pereira 2005) and sibling parts
+    (McDonald & Pereira 2006) for the graph-based parsers.
+
+    ``fit`` learns vocabularies of the word forms, POS tags and word prefixes of the
+    training sentences; ``transform`` turns each token into those three ids (unseen
+    values get a shared "unknown" id). The parsers then build every feature of an arc
+    ``h -> d`` on the fly and hash it into ``n_features`` weights:
+
+    - uni-gram: head word+POS, word, POS; the same for the dependent;
+    - bi-gram: head word+POS+dependent word+POS and its six sub-combinations;
+    - the same with ``prefix_length``-character prefixes in place of words;
+    - surrounding POS: head POS, head POS +-1, dependent POS, dependent POS +-1
+      (four combinations);
+
+    each once alone and once conjoined with the direction and a distance bucket (1-5,
+    6-10, >10); and the POS of every word between the two, with the head and
+    dependent POS, direction and distance. Second-order sibling parts ``(h, s, d)``
+    add head/sibling/dependent POS, sibling and dependent words and POS pairs, alone
+    and with the direction.
+
+    Parameters
+    ----------
+    n_features : int, default=2**22
+        Size of the hashed weight space (per model, shared by all templates).
+    pos : {"auto", "xpos", "upos"}, default="auto"
+        Which POS field to use; ``"auto"`` takes ``xpos`` where it is given (not None
+        or ``"_"``), else ``upos``.
+    prefix_length : int, default=5
+        Length of the word prefixes (McDonald et al. use 5).
+    lowercase : bool, default=False
+        Lower-case word forms before looking them up.
+
+    Attributes
+    ----------
+    vocabularies_ : dict of str to dict
+        ``{"form": {...}, "pos": {...}, "prefix": {...}}``: value -> id.
+
+    Examples
+    --------
+    >>> from skstruct import ArcFeatures
+    >>> X = [[{"form": "Dogs", "xpos": "NNS"}, {"form": "bark", "xpos": "VBP"}]]
+    >>> encoded = ArcFeatures().fit_transform(X)
+    >>> encoded.indices.reshape(-1, 3).tolist()  # (form, POS, prefix) ids per token
+    [[3, 3, 3], [4, 4, 4]]
+    """
+
+    _parameter_constraints: dict = {
+        "n_features": [Interval(Integral, 1, None, closed="left")],
+        "pos": [StrOptions({"auto", "xpos", "upos"})],
+        "prefix_length": [Interval(Integral, 1, None, closed="left")],
+        "lowercase": ["boolean"],
+    }
+
+    def __init__(self, n_features=2**22, pos="auto", prefix_length=5, lowercase=False):
+        self.n_features = n_features
+        self.pos = pos
+        self.prefix_length = prefix_length
+        self.lowercase = lowercase
+
+    @_fit_context(prefer_skip_nested_validation=True)
+    def fit(self, X, y=None):
+        """Learn the vocabularies of forms, POS tags and prefixes.
+
+        Parameters
+        ----------
+        X : list of sentences
+            Each a list of token dicts with a ``form`` and ``xpos`` and/or ``upos``
+            (as :func:`~skstruct.datasets.load_conllu` returns them).
+        y : ignored
+
+        Returns
+        -------
+        self : object
+        """
+        vocabularies = {"form": {}, "pos": {}, "prefix": {}}
+        for sentence in self._attributes(X):
+            for values in sentence:
+                for name, value in zip(("form", "pos", "prefix"), values):
+                    vocab = vocabularies[name]
+                    if value not in vocab:
+                        vocab[value] = len(vocab) + _tree.N_RESERVED
+        self.vocabularies_ = vocabularies
+        return self
+
+    def transform(self, X):
+        """Token attribute ids, as an :class:`~skstruct.features.EncodedSequences` with
+        three entries per token (form, POS, prefix) and ``n_features`` hashed weights.
+
+        Parameters
+        ----------
+        X : list of sentences
+
+        Returns
+        -------
+        EncodedSequences
+        """
+        check_is_fitted(self, "vocabularies_")
+        vocabs = [self.vocabularies_[name] for name in ("form", "pos", "prefix")]
+        ids, lengths = [], []
+        for sentence in self._attributes(X):
+            lengths.append(len(sentence))
+            for values in sentence:
+                ids.extend(vocab.get(value, _tree.UNKNOWN) for vocab, value in zip(vocabs, values))
+        n_tokens = sum(lengths)
+        offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
+        np.cumsum(lengths, out=offsets[1:])
+        return EncodedSequences(
+            indptr=np.arange(0, _tree.N_ATTRS * (n_tokens + 1), _tree.N_ATTRS, dtype=np.int64),
+            indices=np.asarray(ids, dtype=np.int32),
+            data=np.ones(len(ids)),
+            offsets=offsets,
+            n_features=self.n_features,
+        )
+
+    def _attributes(self, X):
+        """Per sentence, per token: (form, POS, prefix) strings; bad tokens raise."""
+        X = check_sequences(X)
+        k = self.prefix_length
+        for i, sentence in enumerate(X):
+            rows = []
+            for j, token in enumerate(sentence):
+                if not isinstance(token, Mapping):
+                    raise TypeError(
+                        f"X[{i}][{j}] is a {type(token).__name__}; a parser needs token dicts "
+                        f"with a 'form' and a POS ('xpos' or 'upos'), as load_conllu returns."
+                    )
+                form = token.get("form")
+                if not isinstance(form, str):
+                    raise ValueError(f"X[{i}][{j}] has no 'form' string: {token!r}.")
+                if self.lowercase:
+                    form = form.lower()
+                rows.append((form, self._pos(token, i, j), form[:k]))
+            yield rows
+
+    def _pos(self, token, i, j):
+        xpos, upos = token.get("xpos"), token.get("upos")
+        if self.pos == "xpos" or (self.pos == "auto" and xpos not in (None, "_")):
+            value = xpos
+        else:
+            value = upos
+        if not isinstance(value, str) or value == "_":
+            raise ValueError(
+                f"X[{i}][{j}] has no {self.pos if self.pos != 'auto' else 'xpos or upos'} "
+                f"tag: {token!r}. The parsers' features need POS tags."
+            )
+        return value
