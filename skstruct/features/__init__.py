@@ -1,8 +1,8 @@
 """Feature extraction: raw tokens -> token dicts -> EncodedSequences (CSR + offsets)."""
 
 from ._encoded import EncodedSequences
-from .arc import ArcFeatures
 from ._encoder import TokenDictEncoder
+from .arc import ArcFeatures
 from .hmm import hmm_features
 from .token import TokenFeatures, word_shape
 from .tutorial import crfsuite_tutorial_features
