@@ -254,3 +254,122 @@ def best_tree(arc, sib=None, projective=False, single_root=False):
         if score > best_score:
             best, best_score = heads, score
     return best, best_score
+
+
+# -- hashed tree features: a readable twin of skstruct/_kernels/tree.py ------------------------
+
+_MASK = (1 << 64) - 1
+UNKNOWN, ROOT, NONE, NO_DIST = 0, 1, 2, 255
+ARC_TEMPLATES = [
+    (1, ("hf", "hp")), (2, ("hf",)), (3, ("hp",)), (4, ("df", "dp")), (5, ("df",)), (6, ("dp",)),
+    (7, ("hf", "hp", "df", "dp")), (8, ("hp", "df", "dp")), (9, ("hf", "df", "dp")),
+    (10, ("hf", "hp", "dp")), (11, ("hf", "hp", "df")), (12, ("hf", "df")), (13, ("hp", "dp")),
+    (14, ("hx", "dx")), (15, ("hx", "dp")), (16, ("hp", "dx")), (17, ("hx", "hp", "dx", "dp")),
+    (18, ("hp", "hp+1", "dp-1", "dp")), (19, ("hp-1", "hp", "dp-1", "dp")),
+    (20, ("hp", "hp+1", "dp", "dp+1")), (21, ("hp-1", "hp", "dp", "dp+1")),
+]  # fmt: skip
+
+
+def feature_hash(template, atoms, dd, n_features):
+    """FNV-1a over 64-bit words with the splitmix64 finaliser, in Python integers."""
+    h = 14695981039346656037
+    for v in (template, *atoms, *[0] * (4 - len(atoms)), dd):
+        h = ((h ^ (int(v) & _MASK)) * 1099511628211) & _MASK
+    h = ((h ^ (h >> 33)) * 0xFF51AFD7ED558CCD) & _MASK
+    h = ((h ^ (h >> 33)) * 0xC4CEB9FE1A85EC53) & _MASK
+    return (h ^ (h >> 33)) % n_features
+
+
+def _attribute(attrs, i, column):
+    n = len(attrs)
+    return ROOT if i == 0 else NONE if not 1 <= i <= n else int(attrs[i - 1][column])
+
+
+def direction_distance(h, d):
+    dist = abs(h - d)
+    return (h < d) * 8 + (dist if dist <= 5 else 6 if dist <= 10 else 7)
+
+
+def arc_features(attrs, h, d, n_features):
+    """Feature ids of arc h -> d; ``attrs`` lists (form, pos, prefix) ids per word."""
+    a = lambda i, c: _attribute(attrs, i, c)  # noqa: E731
+    values = {
+        "hf": a(h, 0), "hp": a(h, 1), "hx": a(h, 2), "df": a(d, 0), "dp": a(d, 1),
+        "dx": a(d, 2), "hp-1": a(h - 1, 1), "hp+1": a(h + 1, 1), "dp-1": a(d - 1, 1),
+        "dp+1": a(d + 1, 1),
+    }  # fmt: skip
+    dd = direction_distance(h, d)
+    ids = [
+        feature_hash(t, [values[name] for name in names], x, n_features)
+        for x in (NO_DIST, dd)
+        for t, names in ARC_TEMPLATES
+    ]
+    ids += [
+        feature_hash(22, [values["hp"], a(b, 1), values["dp"]], dd, n_features)
+        for b in range(min(h, d) + 1, max(h, d))
+    ]
+    return ids
+
+
+def sibling_features(attrs, h, s, d, n_features):
+    """Feature ids of the sibling part (h, s, d); ``s == h`` for a first child."""
+    a = lambda i, c: _attribute(attrs, i, c)  # noqa: E731
+    hp, df, dp = a(h, 1), a(d, 0), a(d, 1)
+    sf, sp = (NONE, NONE) if s == h else (a(s, 0), a(s, 1))
+    gap = abs(s - d) if s != h else 0
+    atoms = [(31, [hp, sp, dp]), (32, [sp, dp]), (33, [sf, df]), (34, [sf, dp]), (35, [sp, df]),
+             (36, [hp, sp, dp, gap])]  # fmt: skip
+    return [
+        feature_hash(t, values, x, n_features) for x in (NO_DIST, int(h < d)) for t, values in atoms
+    ]
+
+
+def tree_features(attrs, heads, n_features, order=1):
+    """All feature ids (with repeats) of a head vector ``heads`` (``heads[0]`` unused)."""
+    ids = [f for d in range(1, len(heads)) for f in arc_features(attrs, heads[d], d, n_features)]
+    if order == 2:
+        for h, s, d in siblings(heads):
+            ids += sibling_features(attrs, h, s, d, n_features)
+    return ids
+
+
+def tree_potentials(attrs, coef, n_features, order=1):
+    """Arc (and sibling) score arrays of a sentence under ``coef``, from the twins above."""
+    n = len(attrs)
+    arc = np.full((n + 1, n + 1), -np.inf)
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h != d:
+                arc[h, d] = coef[arc_features(attrs, h, d, n_features)].sum()
+    sib = None
+    if order == 2:
+        sib = np.zeros((n + 1, n + 1, n + 1))
+        for h in range(n + 1):
+            for d in range(1, n + 1):
+                for s in [h, *range(min(h, d) + 1, max(h, d))]:
+                    if d != h:
+                        sib[h, s, d] = coef[sibling_features(attrs, h, s, d, n_features)].sum()
+    return arc, sib
+
+
+def tree_perceptron(sentences, gold, order_visit, n_features, decode, order=1):
+    """Averaged tree perceptron, one epoch; returns (coef, coef_sum).
+
+    ``decode(arc, sib)`` returns the predicted heads: pass the kernel decoder (checked
+    against brute force on its own) so that ties, frequent with integer weights, break
+    the same way; everything else (features, update, averaging) is this twin's own.
+    """
+    coef, coef_sum, t = np.zeros(n_features), np.zeros(n_features), 0
+    for i in order_visit:
+        attrs, heads = sentences[i], [-1, *gold[i]]
+        arc, sib = tree_potentials(attrs, coef, n_features, order)
+        pred = [int(h) for h in decode(arc, sib)]
+        if pred[1:] != heads[1:]:
+            for ids, sign in (
+                (tree_features(attrs, heads, n_features, order), 1.0),
+                (tree_features(attrs, pred, n_features, order), -1.0),
+            ):
+                np.add.at(coef, ids, sign)
+                np.add.at(coef_sum, ids, sign * t)
+        t += 1
+    return coef, coef_sum

@@ -87,7 +87,7 @@ class BaseStructuredLearner(BaseEstimator):
             encoded, labels = self._initialize(X, y, classes=None, rng=rng)
         dev = None
         if X_dev is not None:
-            dev = (self._encode_X(X_dev), self._encode_y(y_dev, name="y_dev"))
+            dev = (self._encode_X(X_dev, "X_dev"), self._encode_y(y_dev, name="y_dev"))
         self.n_iter_ = 0
         best_score, best_coef, since_best = -np.inf, None, 0
         epochs = tqdm(
@@ -181,21 +181,26 @@ class BaseStructuredLearner(BaseEstimator):
         if self.n_features is not None:
             features.set_params(n_features=self.n_features)
         self.features_ = None
-        y = check_training_trees(y, self.decoder_)
-        heads = check_heads(y)
+        heads = self._training_heads(y)
         self.encoder_ = features
         encoded = self.encoder_.fit_transform(X)
+        self.decoder_.check_lengths(encoded)
         self.structure_ = self.decoder_.make_structure(encoded.n_features)
         self._weights = AveragedWeights(self.structure_.n_weights)
         self._rng = check_random_state(self.random_state) if rng is None else rng
         self.history_ = []
         return encoded, heads
 
+    def _training_heads(self, y):
+        """Gold heads to learn from: trees (checked first), as the decoder can take them."""
+        check_heads(y)
+        return check_heads(check_training_trees(y, self.decoder_))
+
     def _extend(self, X, y):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
         self._resolve()
         if _parses(self.decoder_):  # a fixed (hashed) weight space: nothing grows
-            return self.encoder_.transform(X), check_heads(check_training_trees(y, self.decoder_))
+            return self._encode_X(X), self._training_heads(y)
         labels = self._encode_y(y)
         encoded = self.encoder_.partial_fit_transform(self._token_dicts(X))
         if encoded.n_features != self.structure_.n_features:
@@ -302,8 +307,11 @@ class BaseStructuredLearner(BaseEstimator):
     def _token_dicts(self, X):
         return X if self.features_ is None else self.features_.transform(X)
 
-    def _encode_X(self, X):
-        return self.encoder_.transform(self._token_dicts(X))
+    def _encode_X(self, X, name="X"):
+        encoded = self.encoder_.transform(self._token_dicts(X))
+        if _parses(self.decoder_):
+            self.decoder_.check_lengths(encoded, name)
+        return encoded
 
     def _encode_y(self, y, name="y"):
         """Label ids (int32, all tokens); unseen labels raise, naming the example.

@@ -81,11 +81,13 @@ def check_training_trees(y, decoder, name="y"):
 
 def _dominates(heads, h, w):
     """Whether word ``h`` is an ancestor of (or is) ``w``; 1-based, ``heads`` 0-based list."""
-    while w != 0:
+    for _ in range(len(heads) + 1):  # bounded: never loops on a cycle
         if w == h:
             return True
+        if w == 0:
+            return False
         w = heads[w - 1]
-    return h == 0
+    return False
 
 
 def _nonprojective_arcs(heads):

@@ -1,4 +1,4 @@
-"""Metrics and scorers for sequence labelling.
+"""Metrics and scorers for sequence labelling and dependency parsing.
 
 Inputs are always lists of label sequences, one per sentence:
 ``y_true = [["B-NP", "I-NP", "O"], ["B-VP"]]``.
@@ -8,11 +8,19 @@ Inputs are always lists of label sequences, one per sentence:
 * Chunk level, with CoNLL ``conlleval`` semantics:
   :func:`span_precision_recall_fscore`, :func:`span_f1_score`,
   :func:`span_classification_report`.
+* Dependency trees: :func:`attachment_scores` (UAS, LAS, punctuation left out by
+  form or by tag), :func:`uas_score`.
 * Scorers for model selection: :data:`token_accuracy_scorer`,
   :data:`sequence_accuracy_scorer`, :data:`span_f1_scorer` and the
   :data:`SCORERS` dict.
 """
 
+from ._attachment import (
+    PTB_PUNCTUATION_TAGS,
+    attachment_scores,
+    is_punctuation,
+    uas_score,
+)
 from ._scorers import (
     SCORERS,
     sequence_accuracy_scorer,
@@ -23,8 +31,11 @@ from ._span import span_classification_report, span_f1_score, span_precision_rec
 from ._token import flat_classification_report, sequence_accuracy, token_accuracy
 
 __all__ = [
+    "PTB_PUNCTUATION_TAGS",
     "SCORERS",
+    "attachment_scores",
     "flat_classification_report",
+    "is_punctuation",
     "sequence_accuracy",
     "sequence_accuracy_scorer",
     "span_classification_report",
@@ -33,4 +44,5 @@ __all__ = [
     "span_precision_recall_fscore",
     "token_accuracy",
     "token_accuracy_scorer",
+    "uas_score",
 ]

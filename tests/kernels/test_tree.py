@@ -1,0 +1,177 @@
+"""Tree kernels against brute-force enumeration of trees and the Python twins in naive.py."""
+
+import functools
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skstruct._kernels import tree
+from skstruct.features import EncodedSequences
+from skstruct.learners._weights import AveragedWeights
+from skstruct.structures import ArcFactoredTree
+from tests import naive
+
+
+@functools.cache
+def _trees(n, projective, single_root):
+    """All trees of n words as an int array (n_trees, n + 1), and their sibling parts."""
+    trees = list(naive.all_trees(n, projective, single_root))
+    return np.array(trees), [naive.siblings(t) for t in trees]
+
+
+def _brute_force(arc, sib=None, projective=False, single_root=False):
+    """Best score over all trees (vectorised over the cached enumeration)."""
+    n = arc.shape[0] - 1
+    trees, parts = _trees(n, projective, single_root)
+    scores = arc[trees[:, 1:], np.arange(1, n + 1)].sum(axis=1)
+    if sib is not None:
+        scores += np.array([sum(sib[p] for p in tree_parts) for tree_parts in parts])
+    return scores.max()
+
+
+def _potentials(seed, n):
+    rng = np.random.default_rng(seed)
+    return rng.normal(size=(n + 1, n + 1)), rng.normal(size=(n + 1, n + 1, n + 1))
+
+
+sizes = st.integers(1, 6)
+seeds = st.integers(0, 2**32 - 1)
+
+
+@settings(max_examples=60)
+@given(seeds, sizes, st.booleans())
+def test_eisner_is_the_best_projective_tree(seed, n, single_root):
+    arc, _ = _potentials(seed, n)
+    scores = arc.copy()
+    if single_root:
+        tree.single_root_penalty(scores, n)
+    heads = tree.eisner(scores, n)
+    assert naive.is_tree(heads) and naive.is_projective(heads)
+    assert sum(h == 0 for h in heads[1:]) == 1 or not single_root
+    best = _brute_force(arc, projective=True, single_root=single_root)
+    assert naive.tree_score(heads, arc) == pytest.approx(best)
+
+
+@settings(max_examples=60)
+@given(seeds, sizes, st.booleans())
+def test_second_order_eisner_is_the_best_projective_tree(seed, n, single_root):
+    arc, sib = _potentials(seed, n)
+    scores = arc.copy()
+    if single_root:
+        tree.single_root_penalty(scores, n)
+    heads = tree.eisner2(scores, sib, n)
+    assert naive.is_tree(heads) and naive.is_projective(heads)
+    best = _brute_force(arc, sib, projective=True, single_root=single_root)
+    assert naive.tree_score(heads, arc, sib) == pytest.approx(best)
+
+
+@settings(max_examples=60)
+@given(seeds, st.integers(1, 5), st.booleans())
+def test_chu_liu_edmonds_is_the_best_tree(seed, n, single_root):
+    arc, _ = _potentials(seed, n)
+    scores = arc.copy()
+    scores[:, 0] = -np.inf
+    np.fill_diagonal(scores, -np.inf)
+    if single_root:
+        tree.single_root_penalty(scores, n)
+    heads = tree.chu_liu_edmonds(scores)
+    assert naive.is_tree(heads)
+    best = _brute_force(arc, single_root=single_root)
+    assert naive.tree_score(heads, arc) == pytest.approx(best)
+
+
+def test_chu_liu_edmonds_finds_non_projective_trees():
+    # 1 <- 3 and 2 <- 4 cross; every other arc is much worse
+    arc = np.full((5, 5), -10.0)
+    for h, d in [(0, 3), (3, 1), (4, 2), (3, 4)]:
+        arc[h, d] = 5.0
+    assert tree.chu_liu_edmonds(arc).tolist() == [-1, 3, 4, 0, 3]
+    assert not naive.is_projective([-1, 3, 4, 0, 3])
+
+
+def test_nested_cycles_are_contracted_and_expanded():
+    # greedy heads make the cycle 1 <-> 2; after contraction, 3 <-> (1,2) is another
+    arc = np.full((4, 4), -np.inf)
+    arc[2, 1], arc[1, 2] = 10.0, 10.0
+    arc[3, 1], arc[1, 3] = 9.0, 9.0
+    arc[0, 1], arc[0, 2], arc[0, 3] = 1.0, 0.5, 0.2
+    heads = tree.chu_liu_edmonds(arc)
+    assert naive.is_tree(heads)
+    assert naive.tree_score(heads, arc) == pytest.approx(_brute_force(arc))
+
+
+def _sentence(seed, n, vocab=7):
+    rng = np.random.default_rng(seed)
+    return rng.integers(3, 3 + vocab, size=(n, tree.N_ATTRS))
+
+
+@settings(max_examples=40)
+@given(seeds, st.integers(1, 12), st.integers(1, 1000))
+def test_feature_ids_match_the_python_twin(seed, n, n_features):
+    attrs = _sentence(seed, n)
+    buffer = np.empty(tree.N_ARC_TEMPLATES + tree.N_SIBLING_TEMPLATES + n + 1, dtype=np.int64)
+    rng = np.random.default_rng(seed)
+    d = int(rng.integers(1, n + 1))
+    h = int(rng.choice([v for v in range(n + 1) if v != d]))
+    k = tree.arc_feature_ids(attrs, 0, n, h, d, n_features, buffer)
+    assert buffer[:k].tolist() == naive.arc_features(attrs.tolist(), h, d, n_features)
+    for s in [h, *range(min(h, d) + 1, max(h, d))]:
+        k = tree.sibling_feature_ids(attrs, 0, n, h, s, d, n_features, buffer)
+        assert buffer[:k].tolist() == naive.sibling_features(attrs.tolist(), h, s, d, n_features)
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_score_matrices_match_the_python_twin(order):
+    attrs = _sentence(3, 6)
+    coef = np.random.default_rng(0).normal(size=997)
+    arc, sib = naive.tree_potentials(attrs.tolist(), coef, 997, order)
+    n = len(attrs)
+    buffer = np.empty(tree.N_ARC_TEMPLATES + tree.N_SIBLING_TEMPLATES + n + 1, dtype=np.int64)
+    out = np.empty((n + 1, n + 1))
+    tree.arc_scores(attrs, 0, n, coef, 997, out, buffer)
+    np.testing.assert_allclose(out, arc)
+    if order == 2:
+        out3 = np.zeros((n + 1, n + 1, n + 1))
+        tree.sibling_scores(attrs, 0, n, coef, 997, out3, buffer)
+        np.testing.assert_allclose(out3, sib)
+
+
+def _encoded(sentences):
+    attrs = np.concatenate(sentences).astype(np.int32)
+    offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
+    np.cumsum([len(s) for s in sentences], out=offsets[1:])
+    n_tokens = len(attrs)
+    return EncodedSequences(
+        np.arange(0, 3 * (n_tokens + 1), 3), attrs.ravel(), np.ones(attrs.size), offsets, 101
+    )
+
+
+@pytest.mark.parametrize("order", [1, 2])
+def test_perceptron_epoch_matches_the_python_twin(order):
+    rng = np.random.default_rng(order)
+    sentences = [_sentence(i, int(rng.integers(1, 7)), vocab=4) for i in range(25)]
+    gold = []
+    for s in sentences:  # random projective single-rooted trees as gold
+        trees, _ = _trees(len(s), True, True)
+        gold.append(trees[rng.integers(len(trees))][1:].tolist())
+    visit = rng.permutation(len(sentences))
+    structure = ArcFactoredTree(101, order=order, projective=True, single_root=True)
+    weights = AveragedWeights(101)
+    heads = np.concatenate(gold).astype(np.int64)
+    structure.perceptron_epoch(_encoded(sentences), heads, visit, weights)
+
+    def decode(arc, sib):
+        arc = arc.copy()
+        n = arc.shape[0] - 1
+        tree.single_root_penalty(arc, n)
+        return tree.eisner2(arc, sib, n) if order == 2 else tree.eisner(arc, n)
+
+    coef, coef_sum = naive.tree_perceptron(
+        [s.tolist() for s in sentences], gold, visit, 101, decode, order
+    )
+    np.testing.assert_array_equal(weights.coef, coef)
+    np.testing.assert_array_equal(weights.coef_sum, coef_sum)
+    assert weights.n_seen == len(sentences)
+    assert np.abs(coef).sum() > 0  # the epoch did update

@@ -1,0 +1,146 @@
+"""Dependency parsing end to end: the learners with Eisner / Chu-Liu-Edmonds on the PTB
+sample, gold-tree checks, and bad input."""
+
+import numpy as np
+import pytest
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, cross_val_score
+
+from skstruct import (
+    ArcFeatures,
+    ChuLiuEdmonds,
+    Eisner,
+    ParameterMixing,
+    StructuredPerceptron,
+    TokenFeatures,
+    Viterbi,
+)
+from skstruct.datasets import load_conllu
+from skstruct.learners._parsing import is_projective, projectivize
+from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores
+from tests import naive
+
+
+@pytest.fixture(scope="module")
+def ptb(data_home):
+    X, y = load_conllu(data_home / "ptb-sample" / "train.conllu")
+    X_test, y_test = load_conllu(data_home / "ptb-sample" / "test.conllu")
+    return X[:500], y[:500], X_test, y_test
+
+
+def _uas(model, X, y):
+    return attachment_scores(y, model.predict(X), X=X, punct=PTB_PUNCTUATION_TAGS)["uas"]
+
+
+@pytest.mark.data
+def test_first_order_parser_learns_the_ptb_sample(ptb):
+    X, y, X_test, y_test = ptb
+    parser = StructuredPerceptron(decoder=Eisner(), max_iter=5, random_state=0).fit(X, y)
+    predicted = parser.predict(X_test)
+    for heads in predicted:  # projective trees with one root word
+        assert naive.is_tree([-1, *heads]) and is_projective(heads)
+        assert heads.count(0) == 1
+    assert _uas(parser, X_test, y_test) > 0.78
+    # score is UAS over every word
+    assert parser.score(X_test, y_test) == pytest.approx(
+        attachment_scores(y_test, predicted, punct=None)["uas"]
+    )
+    assert [h["mistakes"] for h in parser.history_][-1] < parser.history_[0]["mistakes"]
+
+
+@pytest.mark.data
+def test_non_projective_and_second_order_parsers_run(ptb):
+    X, y, X_test, y_test = ptb
+    for decoder in (ChuLiuEdmonds(), Eisner(order=2)):
+        parser = StructuredPerceptron(decoder=decoder, max_iter=2, random_state=0)
+        parser.fit(X[:200], y[:200])
+        for heads in parser.predict(X_test[:50]):
+            assert naive.is_tree([-1, *heads]) and heads.count(0) == 1
+        assert _uas(parser, X_test, y_test) > 0.6
+
+
+@pytest.mark.data
+def test_mixing_and_model_selection_work_with_parsers(ptb):
+    X, y, X_test, y_test = ptb
+    X, y = X[:150], y[:150]
+    serial = StructuredPerceptron(decoder=Eisner(), max_iter=2, random_state=3)
+    mixed = ParameterMixing(serial, n_shards=1, max_iter=2).fit(X, y)
+    np.testing.assert_array_equal(mixed.coef_, clone(serial).fit(X, y).coef_)
+    two = ParameterMixing(serial, n_shards=2, max_iter=2, random_state=0).fit(X, y)
+    assert two.score(X_test, y_test) > 0.5
+    search = GridSearchCV(
+        StructuredPerceptron(decoder=Eisner(), max_iter=1), {"decoder__order": [1, 2]}, cv=2
+    )
+    assert search.fit(X[:60], y[:60]).best_params_["decoder__order"] in (1, 2)
+    assert cross_val_score(serial, X[:60], y[:60], cv=3).shape == (3,)
+
+
+# -- gold trees and bad input ------------------------------------------------------------------
+
+_X = [[{"form": w, "xpos": p} for w, p in [("Dogs", "NNS"), ("bark", "VBP"), ("loudly", "RB")]]]
+
+
+def _fit(y, decoder=None, X=None):
+    parser = StructuredPerceptron(decoder=decoder or Eisner(), max_iter=1)
+    return parser.fit(X or _X * len(y), y)
+
+
+@pytest.mark.parametrize(
+    "y, message",
+    [
+        ([[2, 0, 4]], r"y\[0\]\[2\]: head 4 is out of range for a sentence of 3 words"),
+        ([[2, 0, 3]], r"y\[0\]\[2\]: word 3 is its own head"),
+        ([[2, 1, 0]], r"y\[0\] is not a tree: words \[1, 2\] form a cycle"),
+        ([[2, 0, "x"]], r"y\[0\]\[2\] = 'x' is not a head"),
+        ([[0, 0, 2]], r"y\[0\] has 2 words attached to the root .* needs exactly one"),
+    ],
+)
+def test_bad_gold_trees_are_refused_naming_the_sentence(y, message):
+    with pytest.raises(ValueError, match=message):
+        _fit(y)
+
+
+def test_several_root_words_are_fine_without_single_root():
+    parser = _fit([[0, 0, 2]], Eisner(single_root=False))
+    assert parser.predict(_X)[0].count(0) >= 1
+
+
+def test_non_projective_gold_trees_need_a_choice():
+    X = [[{"form": f"w{i}", "xpos": "X"} for i in range(4)]]
+    y = [[3, 4, 0, 3]]  # 2 <- 4 crosses 3 <- 0
+    with pytest.raises(ValueError, match=r"y\[0\] is not projective.*projectivize=True"):
+        _fit(y, Eisner(), X)
+    assert projectivize([3, 4, 0, 3]) == [3, 3, 0, 3]
+    _fit(y, Eisner(projectivize=True), X)
+    _fit(y, ChuLiuEdmonds(), X)
+
+
+def test_one_word_sentences_and_unseen_words():
+    X = [[{"form": "Go", "xpos": "VB"}]]
+    parser = _fit([[0]], X=X)
+    assert parser.predict(X) == [[0]]
+    unseen = [[{"form": "Zorblax", "xpos": "XX"}, {"form": "!", "xpos": "."}]]
+    assert len(parser.predict(unseen)[0]) == 2
+
+
+def test_sentences_too_long_for_the_tables_are_refused():
+    long = [[{"form": "w", "xpos": "X"}] * 301]
+    parser = _fit([[2, 0, 2]], Eisner(order=2))
+    with pytest.raises(ValueError, match=r"X\[0\] has 301 words; Eisner\(order=2\) parses"):
+        parser.predict(long)
+    # first order still parses it
+    heads = _fit([[2, 0, 2]]).predict(long)[0]
+    assert len(heads) == 301 and naive.is_tree([-1, *heads])
+
+
+def test_parsers_need_token_dicts_with_pos_and_parser_features():
+    with pytest.raises(TypeError, match=r"X\[0\]\[0\] is a str; a parser needs token dicts"):
+        _fit([[2, 0, 2]], X=[["Dogs", "bark", "loudly"]])
+    with pytest.raises(ValueError, match=r"X\[0\]\[1\] has no xpos or upos tag"):
+        _fit([[2, 0, 2]], X=[[{"form": "a", "xpos": "DT"}, {"form": "b"}, {"form": "c"}]])
+    with pytest.raises(ValueError, match="features must be an ArcFeatures"):
+        StructuredPerceptron(decoder=Eisner(), features=TokenFeatures()).fit(_X, [[2, 0, 2]])
+    with pytest.raises(ValueError, match="ArcFeatures.. builds parser features"):
+        StructuredPerceptron(decoder=Viterbi(), features=ArcFeatures()).fit(_X, [["a", "b", "c"]])
+    with pytest.raises(ValueError, match="searches trees exactly"):
+        StructuredPerceptron(decoder=Eisner(), update="early").fit(_X, [[2, 0, 2]])
