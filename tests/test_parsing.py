@@ -7,6 +7,7 @@ from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV, cross_val_score
 
 from skstruct import (
+    SWVP,
     ArcFeatures,
     ChuLiuEdmonds,
     Eisner,
@@ -140,7 +141,49 @@ def test_parsers_need_token_dicts_with_pos_and_parser_features():
         _fit([[2, 0, 2]], X=[[{"form": "a", "xpos": "DT"}, {"form": "b"}, {"form": "c"}]])
     with pytest.raises(ValueError, match="features must be an ArcFeatures"):
         StructuredPerceptron(decoder=Eisner(), features=TokenFeatures()).fit(_X, [[2, 0, 2]])
-    with pytest.raises(ValueError, match="ArcFeatures.. builds parser features"):
+    with pytest.raises(ValueError, match=r"ArcFeatures\(\) builds parser features"):
         StructuredPerceptron(decoder=Viterbi(), features=ArcFeatures()).fit(_X, [["a", "b", "c"]])
     with pytest.raises(ValueError, match="searches trees exactly"):
         StructuredPerceptron(decoder=Eisner(), update="early").fit(_X, [[2, 0, 2]])
+
+
+# -- SWVP on trees -----------------------------------------------------------------------------
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("order", [1, 2])
+def test_swvp_full_is_the_tree_perceptron_bit_for_bit(ptb, order):
+    X, y = ptb[0][:120], ptb[1][:120]
+    csp = StructuredPerceptron(decoder=Eisner(order=order), max_iter=2, random_state=1).fit(X, y)
+    swvp = SWVP(decoder=Eisner(order=order), substructures="full", max_iter=2, random_state=1)
+    np.testing.assert_array_equal(swvp.fit(X, y).coef_, csp.coef_)
+
+
+@pytest.mark.data
+def test_swvp_single_learns_to_parse(ptb):
+    X, y, X_test, y_test = ptb
+    swvp = SWVP(decoder=Eisner(), gamma="wmr", mode="balanced", max_iter=3, random_state=0)
+    assert _uas(swvp.fit(X[:300], y[:300]), X_test, y_test) > 0.7
+    mixed = ParameterMixing(swvp, n_shards=2, max_iter=2, random_state=0).fit(X[:100], y[:100])
+    assert mixed.score(X_test, y_test) > 0.5
+
+
+def test_a_mixed_assignment_that_is_not_a_tree_is_scored_by_its_arcs():
+    # gold: 1 <- 2 <- root, 3 <- 2; prediction: 1 <- 2 <- 3 <- root. Taking the prediction's
+    # head for word 2 alone gives 2 <- 3 and 3 <- 2: a cycle, no root word.
+    parser = _fit([[2, 0, 2]])
+    encoded = parser._encode_X(_X)
+    structure, coef = parser.structure_, parser.coef_
+    gold, mixed = np.array([2, 0, 2]), np.array([2, 3, 2])
+    assert not naive.is_tree([-1, *mixed])
+    scores = structure.unary(encoded, 0, coef)
+    assert structure.margin(scores, coef, gold, mixed) == pytest.approx(
+        scores.arc[0, 2] - scores.arc[3, 2]
+    )
+    delta = np.zeros_like(coef)
+    structure.add_delta(encoded, 0, gold, mixed, delta, 1.0)
+    attrs = encoded.indices.reshape(-1, 3).tolist()
+    expected = np.zeros_like(coef)
+    np.add.at(expected, naive.arc_features(attrs, 0, 2, coef.size), 1.0)
+    np.add.at(expected, naive.arc_features(attrs, 3, 2, coef.size), -1.0)
+    np.testing.assert_array_equal(delta, expected)

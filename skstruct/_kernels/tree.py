@@ -544,29 +544,58 @@ def decode(attrs, start, n, coef, n_features, order, projective, single_root, ar
 
 
 @njit
+def sibling_parts(heads, n, out):
+    """Write the sibling parts ``(h, s, d)`` of a head vector into ``out`` (``(n, 3)``);
+    returns how many. Children are taken outwards from the head, right side first;
+    the first child on a side has ``s == h``. Any head vector works, tree or not.
+    """
+    k = 0
+    for h in range(n + 1):
+        prev = h
+        for d in range(h + 1, n + 1):
+            if heads[d] == h:
+                out[k, 0], out[k, 1], out[k, 2] = h, prev, d
+                prev = d
+                k += 1
+        prev = h
+        for d in range(h - 1, 0, -1):
+            if heads[d] == h:
+                out[k, 0], out[k, 1], out[k, 2] = h, prev, d
+                prev = d
+                k += 1
+    return k
+
+
+@njit
+def head_vector_score(arc, sib, heads, n, order):
+    """Score of any head vector (a tree or a mixed assignment) under arc/sibling scores."""
+    total = 0.0
+    for d in range(1, n + 1):
+        total += arc[heads[d], d]
+    if order == 2:
+        parts = np.empty((n, 3), dtype=np.int64)
+        for j in range(sibling_parts(heads, n, parts)):
+            total += sib[parts[j, 0], parts[j, 1], parts[j, 2]]
+    return total
+
+
+@njit
 def add_tree_features(attrs, start, n, heads, coef, n_features, order, scale, buffer):
-    """``coef[phi(x, heads)] += scale`` (arc features, and sibling features for order 2)."""
+    """``coef[phi(x, heads)] += scale`` (arc features, and sibling features for order 2).
+
+    ``heads`` may be any head vector, a tree or not (a mixed assignment of SWVP).
+    """
     for d in range(1, n + 1):
         k = arc_feature_ids(attrs, start, n, heads[d], d, n_features, buffer)
         for j in range(k):
             coef[buffer[j]] += scale
     if order == 2:
-        for h in range(n + 1):
-            # right children outwards from h, then left children outwards
-            prev = h
-            for d in range(h + 1, n + 1):
-                if heads[d] == h:
-                    k = sibling_feature_ids(attrs, start, n, h, prev, d, n_features, buffer)
-                    for j in range(k):
-                        coef[buffer[j]] += scale
-                    prev = d
-            prev = h
-            for d in range(h - 1, 0, -1):
-                if heads[d] == h:
-                    k = sibling_feature_ids(attrs, start, n, h, prev, d, n_features, buffer)
-                    for j in range(k):
-                        coef[buffer[j]] += scale
-                    prev = d
+        parts = np.empty((n, 3), dtype=np.int64)
+        for p in range(sibling_parts(heads, n, parts)):
+            h, s, d = parts[p, 0], parts[p, 1], parts[p, 2]
+            k = sibling_feature_ids(attrs, start, n, h, s, d, n_features, buffer)
+            for j in range(k):
+                coef[buffer[j]] += scale
 
 
 @njit

@@ -40,9 +40,10 @@ class StructuredWeightedViolationsPerceptron(BaseStructuredLearner):
 
     Parameters
     ----------
-    decoder : Viterbi or None, default=None
-        The argmax (``None``: ``Viterbi()``). Beam decoders are accepted; ``y*`` is
-        then the beam's best sequence (the convergence argument assumes argmax).
+    decoder : Viterbi, Eisner, ChuLiuEdmonds or None, default=None
+        The argmax (``None``: ``Viterbi()``); a tree decoder makes it a parser. Beam
+        decoders are accepted; ``y*`` is then the beam's best sequence (the
+        convergence argument assumes argmax).
     substructures : {"single", "errors", "spans", "full", "all"} or callable, \
             default="single"
         The sets JJ_x: ``"single"`` every position on its own (the paper's choice);
@@ -89,6 +90,15 @@ validation_fraction, n_iter_no_change, verbose
     For the built-in ``substructures`` every ``J`` is a range of positions, so the
     margins and the update touch only the parts that meet it (a fused kernel runs
     the epoch). Callables and ``"all"`` run a Python loop over sentences.
+
+    *Trees.* With a tree decoder (:class:`~skstruct.Eisner`,
+    :class:`~skstruct.ChuLiuEdmonds`) a position is a word and ``m^J`` takes ``y*``'s
+    heads on ``J`` and the gold heads elsewhere (a Python loop over sentences).
+    ``m^J`` need not be a tree: it can hold a cycle or lose its root word (the paper
+    leaves open whether mixed assignments must lie in ``Y(x)``). Its features are
+    those of its arcs, and at second order of the sibling parts read off its head
+    vector, which is all the margins and the update need, so it is used as it is
+    rather than repaired or dropped.
 
     References
     ----------
@@ -159,6 +169,7 @@ validation_fraction, n_iter_no_change, verbose
             and self.substructures in SUBSTRUCTURES
             and isinstance(self.gamma, str)
             and self.decoder_.search_width(self.structure_) is None
+            and hasattr(self.structure_, "swvp_epoch")
         )
         if fused:
             options = (
