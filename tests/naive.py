@@ -373,3 +373,24 @@ def tree_perceptron(sentences, gold, order_visit, n_features, decode, order=1):
                 np.add.at(coef_sum, ids, sign * t)
         t += 1
     return coef, coef_sum
+
+
+LABEL_TEMPLATES = [
+    (41, ("hp", "dp")), (42, ("hf", "dp")), (43, ("hp", "df")), (44, ("df",)), (45, ("dp",)),
+    (46, ("hp",)), (47, ("hf",)), (48, ("hp", "dp", "dd")), (49, ("dp-1", "dp", "dp+1")),
+    (50, ("hp", "hp+1", "dp")),
+]  # fmt: skip
+
+
+def label_features(attrs, h, d, label, n_features):
+    """Feature ids of arc h -> d carrying relation ``label``."""
+    a = lambda i, c: _attribute(attrs, i, c)  # noqa: E731
+    values = {
+        "hf": a(h, 0), "hp": a(h, 1), "df": a(d, 0), "dp": a(d, 1), "hp+1": a(h + 1, 1),
+        "dp-1": a(d - 1, 1), "dp+1": a(d + 1, 1), "dd": direction_distance(h, d),
+    }  # fmt: skip
+    x = label * 2 + int(h < d)
+    return [
+        feature_hash(t, [values[name] for name in names], x, n_features)
+        for t, names in LABEL_TEMPLATES
+    ]

@@ -16,7 +16,7 @@ from skstruct import (
     TokenFeatures,
     Viterbi,
 )
-from skstruct.datasets import load_conllu
+from skstruct.datasets import load_conllu, write_conllu
 from skstruct.learners._parsing import is_projective, projectivize
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores
 from tests import naive
@@ -187,3 +187,54 @@ def test_a_mixed_assignment_that_is_not_a_tree_is_scored_by_its_arcs():
     np.add.at(expected, naive.arc_features(attrs, 0, 2, coef.size), 1.0)
     np.add.at(expected, naive.arc_features(attrs, 3, 2, coef.size), -1.0)
     np.testing.assert_array_equal(delta, expected)
+
+
+# -- labelled parsing and CoNLL-U output -------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def spanish(data_home):
+    X, y = load_conllu(data_home / "conll2007-es" / "train.conll", labelled=True)
+    X_test, y_test = load_conllu(data_home / "conll2007-es" / "test.conll", labelled=True)
+    return X[:300], y[:300], X_test[:150], y_test[:150]
+
+
+@pytest.mark.data
+def test_labelled_parsing_predicts_relations_and_scores_uas(spanish, tmp_path):
+    X, y, X_test, y_test = spanish
+    parser = StructuredPerceptron(decoder=ChuLiuEdmonds(), max_iter=3, random_state=0)
+    predicted = parser.fit(X, y).predict(X_test)
+    assert all(isinstance(rel, str) for sentence in predicted for _, rel in sentence)
+    scores = attachment_scores(y_test, predicted, X=X_test)
+    assert 0.5 < scores["las"] <= scores["uas"]
+    assert parser.score(X_test, y_test) == pytest.approx(
+        attachment_scores(y_test, predicted, punct=None)["uas"]
+    )
+    assert set(parser.classes_) >= {rel for sentence in predicted for _, rel in sentence}
+    # the predictions go back into CoNLL-U, HEAD and DEPREL filled, the rest kept
+    path = tmp_path / "predicted.conllu"
+    write_conllu(path, X_test, predicted)
+    X_back, y_back = load_conllu(path, labelled=True)
+    assert y_back == [[tuple(p) for p in sentence] for sentence in predicted]
+    assert [[t["form"] for t in s] for s in X_back] == [[t["form"] for t in s] for s in X_test]
+    # a labelled model also scores unlabelled gold, and unseen relations do not matter
+    bare = [[head for head, _ in sentence] for sentence in y_test]
+    assert parser.score(X_test, bare) == parser.score(X_test, y_test)
+
+
+@pytest.mark.data
+def test_labelled_swvp_and_mixing(spanish):
+    X, y, X_test, y_test = spanish
+    decoder = Eisner(projectivize=True)
+    csp = StructuredPerceptron(decoder=decoder, max_iter=2, random_state=0).fit(X[:80], y[:80])
+    full = SWVP(decoder=decoder, substructures="full", max_iter=2, random_state=0)
+    np.testing.assert_array_equal(full.fit(X[:80], y[:80]).coef_, csp.coef_)
+    single = SWVP(decoder=decoder, max_iter=2, random_state=0).fit(X[:80], y[:80])
+    assert single.score(X_test, y_test) > 0.4
+    mixed = ParameterMixing(csp, n_shards=2, max_iter=2, random_state=0).fit(X[:80], y[:80])
+    assert mixed.predict(X_test[:1])[0][0][1] in set(csp.classes_)
+
+
+def test_pairs_and_bare_heads_do_not_mix():
+    with pytest.raises(ValueError, match=r"y\[0\]\[1\] = 0: y mixes bare heads and"):
+        _fit([[(2, "nsubj"), 0, (2, "adv")]])

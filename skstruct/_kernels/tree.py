@@ -30,6 +30,7 @@ N_RESERVED = 3
 #: in-between-POS feature per word between head and dependent.
 N_ARC_TEMPLATES = 42
 N_SIBLING_TEMPLATES = 12
+N_LABEL_TEMPLATES = 10
 
 _PRIME = np.uint64(1099511628211)
 _OFFSET = np.uint64(14695981039346656037)
@@ -40,23 +41,32 @@ NO_DIST = 255
 
 
 @njit
-def _hash(template, a, b, c, d, dd, n_features):
-    """Feature id of ``template`` over attribute ids ``a..d`` and direction-distance ``dd``.
-
-    FNV-1a over 64-bit words, then the splitmix64 finaliser so that the low bits (kept
-    by the modulus) depend on every input.
-    """
+def _hash_prefix(template, a, b, c, d):
+    """FNV-1a state after a template number and four attribute ids."""
     h = _OFFSET
     h = (h ^ np.uint64(template)) * _PRIME
     h = (h ^ np.uint64(a)) * _PRIME
     h = (h ^ np.uint64(b)) * _PRIME
     h = (h ^ np.uint64(c)) * _PRIME
-    h = (h ^ np.uint64(d)) * _PRIME
-    h = (h ^ np.uint64(dd)) * _PRIME
+    return (h ^ np.uint64(d)) * _PRIME
+
+
+@njit
+def _hash_finish(h, x, n_features):
+    """Mix the last word ``x`` into a prefix state, then the splitmix64 finaliser, so
+    that the low bits (kept by the modulus) depend on every input."""
+    h = (h ^ np.uint64(x)) * _PRIME
     h = (h ^ (h >> _S33)) * _M1
     h = (h ^ (h >> _S33)) * _M2
     h = h ^ (h >> _S33)
     return np.int64(h % np.uint64(n_features))
+
+
+@njit
+def _hash(template, a, b, c, d, x, n_features):
+    """Feature id of ``template`` over attribute ids ``a..d`` and a last word ``x``
+    (direction and distance, or a label): FNV-1a over 64-bit words, then splitmix64."""
+    return _hash_finish(_hash_prefix(template, a, b, c, d), x, n_features)
 
 
 @njit
@@ -151,6 +161,78 @@ def sibling_feature_ids(attrs, start, n, h, s, d, n_features, out):
         out[k + 5] = _hash(36, hp, sp, dp, abs(s - d) if s != h else 0, x, n_features)
         k += 6
     return k
+
+
+@njit
+def label_prefixes(attrs, start, n, h, d, out):
+    """Hash states of the label templates of arc ``h -> d`` (``N_LABEL_TEMPLATES``): a
+    label feature is one of these finished with the label and the direction."""
+    hf, hp = _attr(attrs, start, n, h, FORM), _attr(attrs, start, n, h, POS)
+    df, dp = _attr(attrs, start, n, d, FORM), _attr(attrs, start, n, d, POS)
+    hp_r = _attr(attrs, start, n, h + 1, POS)
+    dp_l, dp_r = _attr(attrs, start, n, d - 1, POS), _attr(attrs, start, n, d + 1, POS)
+    out[0] = _hash_prefix(41, hp, dp, 0, 0)
+    out[1] = _hash_prefix(42, hf, dp, 0, 0)
+    out[2] = _hash_prefix(43, hp, df, 0, 0)
+    out[3] = _hash_prefix(44, df, 0, 0, 0)
+    out[4] = _hash_prefix(45, dp, 0, 0, 0)
+    out[5] = _hash_prefix(46, hp, 0, 0, 0)
+    out[6] = _hash_prefix(47, hf, 0, 0, 0)
+    out[7] = _hash_prefix(48, hp, dp, direction_distance(h, d), 0)
+    out[8] = _hash_prefix(49, dp_l, dp, dp_r, 0)
+    out[9] = _hash_prefix(50, hp, hp_r, dp, 0)
+
+
+@njit
+def label_feature_ids(attrs, start, n, h, d, label, n_features, states, out):
+    """Write the ids of the label features of arc ``h -> d`` with ``label``; returns how
+    many (``N_LABEL_TEMPLATES``). ``states`` is scratch for the hash states."""
+    label_prefixes(attrs, start, n, h, d, states)
+    x = label * 2 + (1 if h < d else 0)
+    for t in range(N_LABEL_TEMPLATES):
+        out[t] = _hash_finish(states[t], x, n_features)
+    return N_LABEL_TEMPLATES
+
+
+@njit
+def add_label_scores(attrs, start, n, coef, n_features, n_labels, arc, best_label, states):
+    """``arc[h, d] += max_l score(h, d, l)``, the best label kept in ``best_label[h, d]``.
+
+    This keeps first-order labelled parsing exact: given the arcs, each label is chosen
+    on its own. Ties go to the lowest label id.
+    """
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h == d:
+                continue
+            label_prefixes(attrs, start, n, h, d, states)
+            direction = 1 if h < d else 0
+            best, arg = -np.inf, 0
+            for label in range(n_labels):
+                x = label * 2 + direction
+                total = 0.0
+                for t in range(N_LABEL_TEMPLATES):
+                    total += coef[_hash_finish(states[t], x, n_features)]
+                if total > best:
+                    best, arg = total, label
+            arc[h, d] += best
+            best_label[h, d] = arg
+
+
+@njit
+def label_score_tensor(attrs, start, n, coef, n_features, n_labels, out, states):
+    """Fill ``out[h, d, l]`` with the label-feature score of arc ``h -> d`` labelled ``l``."""
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h == d:
+                continue
+            label_prefixes(attrs, start, n, h, d, states)
+            direction = 1 if h < d else 0
+            for label in range(n_labels):
+                total = 0.0
+                for t in range(N_LABEL_TEMPLATES):
+                    total += coef[_hash_finish(states[t], label * 2 + direction, n_features)]
+                out[h, d, label] = total
 
 
 @njit
@@ -528,19 +610,43 @@ def chu_liu_edmonds(arc):
 
 
 @njit
-def decode(attrs, start, n, coef, n_features, order, projective, single_root, arc, sib, buffer):
-    """Best tree of one sentence under ``coef``; ``arc``, ``sib`` and ``buffer`` are scratch."""
+def scratch(longest, order):
+    """Work arrays for sentences of up to ``longest`` words: (arc, sib, best_label,
+    buffer, states, labels)."""
+    N = longest + 1
+    arc = np.empty((N, N))
+    sib = np.empty((N, N, N)) if order == 2 else np.empty((1, 1, 1))
+    best_label = np.zeros((N, N), dtype=np.int64)
+    size = N_ARC_TEMPLATES + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES + N
+    buffer = np.empty(size, dtype=np.int64)
+    states = np.empty(N_LABEL_TEMPLATES, dtype=np.uint64)
+    labels = np.zeros(N, dtype=np.int64)
+    return arc, sib, best_label, buffer, states, labels
+
+
+@njit
+def decode(attrs, start, n, coef, n_features, order, projective, single_root, n_labels, work):
+    """Best tree of one sentence under ``coef``: its heads, and with ``n_labels > 0`` the
+    labels in ``work[5]`` (``work`` from :func:`scratch`)."""
+    arc, sib, best_label, buffer, states, labels = work
     arc_view = arc[: n + 1, : n + 1]
     arc_scores(attrs, start, n, coef, n_features, arc_view, buffer)
+    if n_labels > 0:
+        add_label_scores(attrs, start, n, coef, n_features, n_labels, arc_view, best_label, states)
     if single_root:
         single_root_penalty(arc_view, n)
     if order == 2:
         sib_view = sib[: n + 1, : n + 1, : n + 1]
         sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
-        return eisner2(arc_view, sib_view, n)
-    if projective:
-        return eisner(arc_view, n)
-    return chu_liu_edmonds(arc_view)
+        heads = eisner2(arc_view, sib_view, n)
+    elif projective:
+        heads = eisner(arc_view, n)
+    else:
+        heads = chu_liu_edmonds(arc_view)
+    if n_labels > 0:
+        for d in range(1, n + 1):
+            labels[d] = best_label[heads[d], d]
+    return heads
 
 
 @njit
@@ -567,11 +673,14 @@ def sibling_parts(heads, n, out):
 
 
 @njit
-def head_vector_score(arc, sib, heads, n, order):
-    """Score of any head vector (a tree or a mixed assignment) under arc/sibling scores."""
+def head_vector_score(arc, sib, lab, heads, labels, n, order, n_labels):
+    """Score of any head vector (a tree or a mixed assignment) and its labels under
+    arc, sibling (order 2) and label (``n_labels > 0``) scores."""
     total = 0.0
     for d in range(1, n + 1):
         total += arc[heads[d], d]
+        if n_labels > 0:
+            total += lab[heads[d], d, labels[d]]
     if order == 2:
         parts = np.empty((n, 3), dtype=np.int64)
         for j in range(sibling_parts(heads, n, parts)):
@@ -580,8 +689,11 @@ def head_vector_score(arc, sib, heads, n, order):
 
 
 @njit
-def add_tree_features(attrs, start, n, heads, coef, n_features, order, scale, buffer):
-    """``coef[phi(x, heads)] += scale`` (arc features, and sibling features for order 2).
+def add_tree_features(
+    attrs, start, n, heads, labels, coef, n_features, order, n_labels, scale, buffer, states
+):
+    """``coef[phi(x, heads, labels)] += scale``: arc features, label features when
+    ``n_labels > 0``, sibling features at order 2.
 
     ``heads`` may be any head vector, a tree or not (a mixed assignment of SWVP).
     """
@@ -589,6 +701,12 @@ def add_tree_features(attrs, start, n, heads, coef, n_features, order, scale, bu
         k = arc_feature_ids(attrs, start, n, heads[d], d, n_features, buffer)
         for j in range(k):
             coef[buffer[j]] += scale
+        if n_labels > 0:
+            k = label_feature_ids(
+                attrs, start, n, heads[d], d, labels[d], n_features, states, buffer
+            )
+            for j in range(k):
+                coef[buffer[j]] += scale
     if order == 2:
         parts = np.empty((n, 3), dtype=np.int64)
         for p in range(sibling_parts(heads, n, parts)):
@@ -608,21 +726,22 @@ def max_length(offsets):
 
 @njit
 def perceptron_epoch(
-    attrs, offsets, heads, visit, coef, coef_sum, n_seen, n_features, order, projective,
-    single_root,
+    attrs, offsets, heads, labels, visit, coef, coef_sum, n_seen, n_features, order,
+    projective, single_root, n_labels,
 ):  # fmt: skip
     """One perceptron epoch over the sentences in ``visit``, with lazy averaging.
 
-    ``heads`` holds every word's gold head, sentence by sentence (aligned with the rows
-    of ``attrs``). Updates ``coef`` and ``coef_sum`` in place; returns (mistakes,
-    correct heads before each update, examples seen).
+    ``heads`` and ``labels`` hold every word's gold head and label id (ignored when
+    ``n_labels == 0``), sentence by sentence, aligned with the rows of ``attrs``. A
+    sentence is a mistake when a head or a label is wrong. Updates ``coef`` and
+    ``coef_sum`` in place; returns (mistakes, correct heads before each update,
+    examples seen).
     """
-    longest = max_length(offsets)
-    N = longest + 1
-    arc = np.empty((N, N))
-    sib = np.empty((N, N, N)) if order == 2 else np.empty((1, 1, 1))
-    buffer = np.empty(N_ARC_TEMPLATES + N_SIBLING_TEMPLATES + N, dtype=np.int64)
+    work = scratch(max_length(offsets), order)
+    buffer, states, pred_labels = work[3], work[4], work[5]
+    N = work[0].shape[0]
     gold = np.empty(N, dtype=np.int64)
+    gold_labels = np.zeros(N, dtype=np.int64)
     mistakes, correct = 0, 0
     for i in visit:
         start = offsets[i]
@@ -630,42 +749,43 @@ def perceptron_epoch(
         gold[0] = -1
         for d in range(1, n + 1):
             gold[d] = heads[start + d - 1]
-        pred = decode(
-            attrs, start, n, coef, n_features, order, projective, single_root, arc, sib, buffer
-        )
-        wrong = 0
+            if n_labels > 0:
+                gold_labels[d] = labels[start + d - 1]
+        pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
+                      n_labels, work)  # fmt: skip
+        wrong_heads, wrong = 0, False
         for d in range(1, n + 1):
             if pred[d] != gold[d]:
-                wrong += 1
-        correct += n - wrong
+                wrong_heads += 1
+                wrong = True
+            elif n_labels > 0 and pred_labels[d] != gold_labels[d]:
+                wrong = True
+        correct += n - wrong_heads
         if wrong:
             mistakes += 1
-            g, p = gold[: n + 1], pred
-            add_tree_features(attrs, start, n, g, coef, n_features, order, 1.0, buffer)
-            add_tree_features(attrs, start, n, p, coef, n_features, order, -1.0, buffer)
-            if n_seen:
-                t = float(n_seen)
-                add_tree_features(attrs, start, n, g, coef_sum, n_features, order, t, buffer)
-                add_tree_features(attrs, start, n, p, coef_sum, n_features, order, -t, buffer)
+            for target, t in ((coef, 1.0), (coef_sum, float(n_seen))):
+                if t == 0.0:
+                    continue
+                add_tree_features(attrs, start, n, gold, gold_labels, target, n_features, order,
+                                  n_labels, t, buffer, states)  # fmt: skip
+                add_tree_features(attrs, start, n, pred, pred_labels, target, n_features, order,
+                                  n_labels, -t, buffer, states)  # fmt: skip
         n_seen += 1
     return mistakes, correct, n_seen
 
 
 @njit
-def predict_batch(attrs, offsets, coef, n_features, order, projective, single_root):
-    """Heads of every word of every sentence (aligned with the rows of ``attrs``)."""
-    longest = max_length(offsets)
-    N = longest + 1
-    arc = np.empty((N, N))
-    sib = np.empty((N, N, N)) if order == 2 else np.empty((1, 1, 1))
-    buffer = np.empty(N_ARC_TEMPLATES + N_SIBLING_TEMPLATES + N, dtype=np.int64)
-    out = np.empty(offsets[-1], dtype=np.int64)
+def predict_batch(attrs, offsets, coef, n_features, order, projective, single_root, n_labels):
+    """Heads and label ids (zeros when unlabelled) of every word of every sentence."""
+    work = scratch(max_length(offsets), order)
+    heads_out = np.empty(offsets[-1], dtype=np.int64)
+    labels_out = np.zeros(offsets[-1], dtype=np.int64)
     for i in range(offsets.shape[0] - 1):
         start = offsets[i]
         n = offsets[i + 1] - start
-        pred = decode(
-            attrs, start, n, coef, n_features, order, projective, single_root, arc, sib, buffer
-        )
+        pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
+                      n_labels, work)  # fmt: skip
         for d in range(1, n + 1):
-            out[start + d - 1] = pred[d]
-    return out
+            heads_out[start + d - 1] = pred[d]
+            labels_out[start + d - 1] = work[5][d]
+    return heads_out, labels_out

@@ -9,7 +9,7 @@ from conllu.parser import DEFAULT_FIELDS
 from ._errors import ConllFormatError, shorten
 from ._io import open_text
 
-__all__ = ["load_conllu"]
+__all__ = ["load_conllu", "write_conllu"]
 
 # The field separator conllu itself uses (conllu.parser.parse_line), so that our
 # column count agrees with what it parses.
@@ -194,3 +194,60 @@ class _ParsedSentence:
                 except ParseException as line_exc:
                     raise self.error(position, f"conllu cannot parse it ({line_exc})") from exc
             raise self.error(None, f"conllu cannot parse the sentence ({exc})") from exc
+
+
+def write_conllu(path, X, y, encoding="utf-8"):
+    """Write sentences with their (predicted) trees as CoNLL-U (CoNLL-X has the same ten
+    columns), through the ``conllu`` package.
+
+    Parameters
+    ----------
+    path : str, path-like or text stream
+        Where to write; a stream (anything with ``write``) is written to and left open.
+    X : list of list of dict
+        The sentences, as :func:`load_conllu` returns them; every field is written back
+        as it is, except HEAD and DEPREL. Missing fields are written as ``_``.
+    y : list of list of int, or of (int, str)
+        Per word, the head (0 the root), or a ``(head, deprel)`` pair. With bare heads
+        DEPREL is written as ``_`` (an old relation label would not match the new head).
+    encoding : str, default="utf-8"
+
+    Raises
+    ------
+    ValueError
+        When ``X`` and ``y`` disagree in the number of sentences or of words (naming
+        the sentence).
+
+    Examples
+    --------
+    >>> import io
+    >>> from skstruct.datasets import load_conllu, write_conllu
+    >>> out = io.StringIO()
+    >>> write_conllu(out, [[{"form": "Dogs", "xpos": "NNS"}, {"form": "bark"}]],
+    ...              [[(2, "nsubj"), (0, "root")]])
+    >>> for line in out.getvalue().splitlines():
+    ...     print(line.split(chr(9)))  # tab-separated
+    ['1', 'Dogs', '_', '_', 'NNS', '_', '2', 'nsubj', '_', '_']
+    ['2', 'bark', '_', '_', '_', '_', '0', 'root', '_', '_']
+    ['']
+    """
+    if len(X) != len(y):
+        raise ValueError(f"X has {len(X)} sentences but y has {len(y)}.")
+    blocks = []
+    for i, (sentence, tree) in enumerate(zip(X, y)):
+        if len(sentence) != len(tree):
+            raise ValueError(f"X[{i}] has {len(sentence)} words but y[{i}] has {len(tree)}.")
+        tokens = []
+        for j, (token, item) in enumerate(zip(sentence, tree)):
+            head, deprel = (item[0], item[1]) if isinstance(item, tuple | list) else (item, "_")
+            fields = {name: token.get(name) for name in DEFAULT_FIELDS}
+            fields["id"] = j + 1
+            fields["head"], fields["deprel"] = int(head), deprel
+            tokens.append(conllu.models.Token(fields))
+        blocks.append(conllu.models.TokenList(tokens).serialize())
+    text = "".join(blocks)
+    if hasattr(path, "write"):
+        path.write(text)
+        return
+    with open(path, "w", encoding=encoding) as stream:
+        stream.write(text)

@@ -15,14 +15,16 @@ class _TreeDecoder(BaseEstimator):
     output = "heads"
     projective = True
 
-    def make_structure(self, n_features, n_labels=None):
-        """The :class:`~skstruct.structures.ArcFactoredTree` this decoder searches."""
+    def make_structure(self, n_features, n_labels=0):
+        """The :class:`~skstruct.structures.ArcFactoredTree` this decoder searches
+        (``n_labels`` relation labels, 0 for unlabelled parsing)."""
         self._validate_params()
         return ArcFactoredTree(
             n_features,
             order=getattr(self, "order", 1),
             projective=self.projective,
             single_root=self.single_root,
+            n_labels=n_labels or 0,
         )
 
     def search_width(self, structure):

@@ -25,7 +25,7 @@ from ..utils.validation import (
     check_sequences_and_labels,
     flat_labels,
 )
-from ._parsing import check_heads, check_training_trees
+from ._parsing import check_heads, check_training_trees, split_trees
 from ._weights import AveragedWeights
 
 
@@ -171,7 +171,7 @@ class BaseStructuredLearner(BaseEstimator):
         return encoded, self._encode_y(y)
 
     def _initialize_parser(self, X, y, rng):
-        """``_initialize`` for a tree decoder: ArcFeatures, head ids, an ArcFactoredTree."""
+        """``_initialize`` for a tree decoder: ArcFeatures, output ids, an ArcFactoredTree."""
         features = ArcFeatures() if self.features is None else clone(self.features)
         if not isinstance(features, ArcFeatures):
             raise ValueError(
@@ -181,26 +181,57 @@ class BaseStructuredLearner(BaseEstimator):
         if self.n_features is not None:
             features.set_params(n_features=self.n_features)
         self.features_ = None
-        heads = self._training_heads(y)
+        deprels = split_trees(y)[1]
+        if deprels is not None:
+            self.classes_ = np.unique(np.asarray(flat_labels(deprels, name="deprels")))
+        else:
+            self.__dict__.pop("classes_", None)
         self.encoder_ = features
         encoded = self.encoder_.fit_transform(X)
         self.decoder_.check_lengths(encoded)
-        self.structure_ = self.decoder_.make_structure(encoded.n_features)
+        self.structure_ = self.decoder_.make_structure(
+            encoded.n_features, 0 if deprels is None else self.classes_.size
+        )
+        outputs = self._training_outputs(y)
         self._weights = AveragedWeights(self.structure_.n_weights)
         self._rng = check_random_state(self.random_state) if rng is None else rng
         self.history_ = []
-        return encoded, heads
+        return encoded, outputs
 
-    def _training_heads(self, y):
-        """Gold heads to learn from: trees (checked first), as the decoder can take them."""
-        check_heads(y)
-        return check_heads(check_training_trees(y, self.decoder_))
+    def _training_outputs(self, y):
+        """Gold output ids to learn from: trees (checked first), as the decoder can take
+        them (one root word, projective, or lifted)."""
+        heads, deprels = split_trees(y)
+        check_heads(heads)
+        heads = check_training_trees(heads, self.decoder_)
+        return self._parser_outputs(heads, deprels, name="y", strict=True)
+
+    def _parser_outputs(self, heads, deprels, name, strict):
+        """Output ids of checked head lists and their labels (unseen labels raise when
+        ``strict``, else count as label 0: attachment scores only read the heads)."""
+        flat_heads = check_heads(heads, name=name)
+        if not self.structure_.n_labels:
+            return self.structure_.encode(flat_heads)
+        if deprels is None:
+            if strict:
+                raise ValueError(f"The parser was trained with labels: {name} needs them too.")
+            return self.structure_.encode(flat_heads, np.zeros_like(flat_heads))
+        index = {label: k for k, label in enumerate(self.classes_.tolist())}
+        labels = []
+        for i, sentence in enumerate(deprels):
+            for j, label in enumerate(sentence):
+                if label not in index and strict:
+                    raise ValueError(
+                        f"{name}[{i}][{j}]: relation {label!r} was not seen in training."
+                    )
+                labels.append(index.get(label, 0))
+        return self.structure_.encode(flat_heads, labels)
 
     def _extend(self, X, y):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
         self._resolve()
         if _parses(self.decoder_):  # a fixed (hashed) weight space: nothing grows
-            return self._encode_X(X), self._training_heads(y)
+            return self._encode_X(X), self._training_outputs(y)
         labels = self._encode_y(y)
         encoded = self.encoder_.partial_fit_transform(self._token_dicts(X))
         if encoded.n_features != self.structure_.n_features:
@@ -272,7 +303,10 @@ class BaseStructuredLearner(BaseEstimator):
         X = check_sequences(X)
         encoded = self._encode_X(X)
         ids = self._predict_ids(encoded, self.coef_)
-        labels = ids.tolist() if _parses(self.decoder_) else self.classes_[ids].tolist()
+        if _parses(self.decoder_):
+            labels = self._parser_predictions(ids)
+        else:
+            labels = self.classes_[ids].tolist()
         bounds = encoded.offsets.tolist()
         return [labels[bounds[i] : bounds[i + 1]] for i in range(len(X))]
 
@@ -300,7 +334,19 @@ class BaseStructuredLearner(BaseEstimator):
         return self.structure_.predict(encoded, coef, beam_size=width)
 
     def _token_accuracy(self, encoded, labels, coef):
-        return float(np.mean(self._predict_ids(encoded, coef) == labels))
+        """Token accuracy; for a parser, UAS (heads right, labels not looked at)."""
+        predicted = self._predict_ids(encoded, coef)
+        if _parses(self.decoder_):
+            predicted = self.structure_.split_outputs(predicted)[0]
+            labels = self.structure_.split_outputs(labels)[0]
+        return float(np.mean(predicted == labels))
+
+    def _parser_predictions(self, ids):
+        """Per word: the head, or ``(head, deprel)`` for a labelled parser."""
+        heads, labels = self.structure_.split_outputs(ids)
+        if not self.structure_.n_labels:
+            return heads.tolist()
+        return list(zip(heads.tolist(), self.classes_[labels].tolist()))
 
     # -- encoding ------------------------------------------------------------------------
 
@@ -319,7 +365,8 @@ class BaseStructuredLearner(BaseEstimator):
         For a parser: every word's head, each sentence checked to be a tree.
         """
         if _parses(self.decoder_):
-            return check_heads(y, name=name)
+            heads, deprels = split_trees(y, name=name)
+            return self._parser_outputs(heads, deprels, name=name, strict=False)
         labels = flat_labels(y, name=name)
         index = {label: i for i, label in enumerate(self.classes_.tolist())}
         try:

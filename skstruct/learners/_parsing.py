@@ -5,6 +5,34 @@ from numbers import Integral
 import numpy as np
 
 
+def split_trees(y, name="y"):
+    """``(heads, deprels)``: per sentence the head lists, and the relation label lists or
+    None when ``y`` holds bare heads. Pairs and bare heads must not be mixed."""
+    labelled = None
+    heads, deprels = [], []
+    for i, tree in enumerate(y):
+        sentence_heads, sentence_deprels = [], []
+        for j, item in enumerate(tree):
+            pair = isinstance(item, tuple | list)
+            if labelled is None:
+                labelled = pair
+            if pair != labelled:
+                raise ValueError(
+                    f"{name}[{i}][{j}] = {item!r}: y mixes bare heads and (head, deprel) "
+                    f"pairs; give every word the same form."
+                )
+            if pair:
+                if len(item) != 2:
+                    raise ValueError(f"{name}[{i}][{j}] = {item!r} is not a (head, deprel) pair.")
+                sentence_heads.append(item[0])
+                sentence_deprels.append(item[1])
+            else:
+                sentence_heads.append(item)
+        heads.append(sentence_heads)
+        deprels.append(sentence_deprels)
+    return heads, (deprels if labelled else None)
+
+
 def check_heads(y, name="y"):
     """Every word's head as one int32 array, after checking each sentence is a tree.
 

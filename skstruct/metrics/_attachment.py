@@ -13,6 +13,15 @@ def is_punctuation(form):
     """Whether every character of ``form`` is Unicode punctuation (category P*), the
     CoNLL-X ``eval.pl`` rule for leaving a token out of the scores.
 
+    Parameters
+    ----------
+    form : str
+        A word form.
+
+    Returns
+    -------
+    bool
+
     Examples
     --------
     >>> is_punctuation(","), is_punctuation("--"), is_punctuation("U.S."), is_punctuation("$")
@@ -29,9 +38,12 @@ def attachment_scores(y_true, y_pred, X=None, punct="form"):
 
     Parameters
     ----------
-    y_true, y_pred : list of list
-        Per sentence, per word: the head (int, 0 the root) or a ``(head, deprel)``
-        pair. LAS needs pairs on both sides.
+    y_true : list of list
+        Per sentence, per word: the gold head (int, 0 the root) or a
+        ``(head, deprel)`` pair.
+    y_pred : list of list
+        The predicted heads or pairs, shaped as ``y_true``. LAS needs pairs on both
+        sides.
     X : list of list of dict, default=None
         The sentences (token dicts with ``form`` and ``xpos``/``upos``), needed to
         leave punctuation out.
@@ -81,8 +93,28 @@ def attachment_scores(y_true, y_pred, X=None, punct="form"):
 
 
 def uas_score(y_true, y_pred, X=None, punct="form"):
-    """Unlabelled attachment score: the fraction of words with the right head (see
-    :func:`attachment_scores`)."""
+    """Unlabelled attachment score: the fraction of words with the right head.
+
+    Parameters
+    ----------
+    y_true : list of list
+        Gold heads or ``(head, deprel)`` pairs, per sentence.
+    y_pred : list of list
+        Predicted heads or pairs.
+    X : list of list of dict, default=None
+        The sentences, to leave punctuation out (see :func:`attachment_scores`).
+    punct : "form", collection of str or None, default="form"
+        Which words are punctuation (see :func:`attachment_scores`).
+
+    Returns
+    -------
+    float
+
+    Examples
+    --------
+    >>> uas_score([[2, 0]], [[0, 1]])
+    0.0
+    """
     return attachment_scores(y_true, y_pred, X=X, punct=punct)["uas"]
 
 

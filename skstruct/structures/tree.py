@@ -1,4 +1,4 @@
-"""ArcFactoredTree: the output space of dependency parsing (heads) and its weights."""
+"""ArcFactoredTree: the output space of dependency parsing (heads, labels) and its weights."""
 
 from typing import NamedTuple
 
@@ -8,10 +8,12 @@ from .._kernels import tree as _tree
 
 
 class ArcFactoredTree:
-    """Dependency trees scored by hashed arc features, plus sibling features at order 2.
+    """Dependency trees scored by hashed arc features, plus sibling features at order 2
+    and arc-label features for labelled parsing.
 
     The weights are one flat vector of ``n_features`` hashed feature weights (see
-    :mod:`skstruct._kernels.tree`). Outputs are head ids, one per word, 0 the root.
+    :mod:`skstruct._kernels.tree`). A word's output is one integer: its head (0 the
+    root) or, with ``n_labels`` relation labels, ``head * n_labels + label``.
 
     Parameters
     ----------
@@ -23,13 +25,17 @@ class ArcFactoredTree:
         Eisner's algorithm (projective trees) or Chu-Liu-Edmonds (any tree).
     single_root : bool
         Exactly one word attached to the root.
+    n_labels : int, default=0
+        Relation labels (0: unlabelled). Labels are scored per arc, so the best
+        labelled tree is the best tree under ``arc + max_label`` scores: still exact.
     """
 
-    def __init__(self, n_features, order=1, projective=True, single_root=True):
+    def __init__(self, n_features, order=1, projective=True, single_root=True, n_labels=0):
         self.n_features = n_features
         self.order = order
         self.projective = projective
         self.single_root = single_root
+        self.n_labels = n_labels
 
     @property
     def n_weights(self):
@@ -38,25 +44,44 @@ class ArcFactoredTree:
     def _options(self):
         return self.n_features, self.order, self.projective, self.single_root
 
-    def predict(self, encoded, coef, beam_size=None):
-        """Head of every word (int32 (n_tokens,), aligned with the encoded tokens)."""
-        heads = _tree.predict_batch(_attrs(encoded), encoded.offsets, coef, *self._options())
+    def encode(self, heads, labels=None):
+        """Output ids (int32) from heads and label ids."""
+        heads = np.asarray(heads, dtype=np.int64)
+        if self.n_labels:
+            heads = heads * self.n_labels + np.asarray(labels, dtype=np.int64)
         return heads.astype(np.int32)
 
-    def perceptron_epoch(self, encoded, heads, visit, weights):
+    def split_outputs(self, outputs):
+        """``(heads, label ids)`` (int64) of output ids; label ids are 0 when unlabelled."""
+        outputs = np.asarray(outputs, dtype=np.int64)
+        if not self.n_labels:
+            return outputs, np.zeros_like(outputs)
+        return outputs // self.n_labels, outputs % self.n_labels
+
+    def predict(self, encoded, coef, beam_size=None):
+        """Output id of every word (int32 (n_tokens,), aligned with the encoded tokens)."""
+        heads, labels = _tree.predict_batch(
+            _attrs(encoded), encoded.offsets, coef, *self._options(), self.n_labels
+        )
+        return self.encode(heads, labels)
+
+    def perceptron_epoch(self, encoded, outputs, visit, weights):
         """One perceptron epoch over sentences ``visit`` (the fused kernel).
 
         Updates ``weights`` in place; returns ``(n_mistakes, n_heads_correct)``.
         """
+        heads, labels = self.split_outputs(outputs)
         mistakes, correct, weights.n_seen = _tree.perceptron_epoch(
             _attrs(encoded),
             encoded.offsets,
             heads,
+            labels,
             np.asarray(visit, dtype=np.int64),
             weights.coef,
             weights.coef_sum,
             weights.n_seen,
             *self._options(),
+            self.n_labels,
         )
         return mistakes, correct
 
@@ -64,21 +89,26 @@ class ArcFactoredTree:
 
     def unary(self, encoded, i, coef):
         """The part scores of sentence ``i``: a :class:`TreeScores` (no root penalty)."""
-        start, stop = encoded.offsets[i], encoded.offsets[i + 1]
-        n = int(stop - start)
-        attrs = _attrs(encoded)
-        buffer = np.empty(_tree.N_ARC_TEMPLATES + _tree.N_SIBLING_TEMPLATES + n + 1, np.int64)
-        arc = np.empty((n + 1, n + 1))
+        start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
+        attrs, (arc, sib, _, buffer, states, _) = _attrs(encoded), _tree.scratch(n, self.order)
         _tree.arc_scores(attrs, start, n, coef, self.n_features, arc, buffer)
-        sib = np.zeros((1, 1, 1))
         if self.order == 2:
-            sib = np.zeros((n + 1, n + 1, n + 1))
             _tree.sibling_scores(attrs, start, n, coef, self.n_features, sib, buffer)
-        return TreeScores(arc, sib, n)
+        lab = np.zeros((1, 1, 1))
+        if self.n_labels:
+            lab = np.zeros((n + 1, n + 1, self.n_labels))
+            _tree.label_score_tensor(
+                attrs, start, n, coef, self.n_features, self.n_labels, lab, states
+            )
+        return TreeScores(arc, sib, lab, n)
 
     def argmax(self, scores, coef=None):
-        """The best tree's heads (int32 (n,), one per word) under ``scores``."""
+        """The best labelled tree's output ids (int32 (n,)) under ``scores``."""
         arc, n = scores.arc.copy(), scores.n
+        labels = np.zeros((n + 1, n + 1), dtype=np.int64)
+        if self.n_labels:
+            labels = scores.lab.argmax(axis=2)  # the first best label, as the kernel
+            arc += scores.lab.max(axis=2)
         if self.single_root:
             _tree.single_root_penalty(arc, n)
         if self.order == 2:
@@ -87,38 +117,47 @@ class ArcFactoredTree:
             heads = _tree.eisner(arc, n)
         else:
             heads = _tree.chu_liu_edmonds(arc)
-        return heads[1:].astype(np.int32)
+        words = np.arange(1, n + 1)
+        return self.encode(heads[1:], labels[heads[1:], words])
 
     def margin(self, scores, coef, gold, mixed, a=None, b=None):
-        """``w . phi(gold) - w . phi(mixed)`` for head vectors ``gold`` and ``mixed``.
+        """``w . phi(gold) - w . phi(mixed)`` for output vectors ``gold`` and ``mixed``.
 
-        ``mixed`` need not be a tree: every word's arc, and the sibling parts read off
-        the head vector, are scored as they are.
+        ``mixed`` need not be a tree: every word's arc and label, and the sibling parts
+        read off the head vector, are scored as they are.
         """
         return self._score(scores, gold) - self._score(scores, mixed)
 
-    def _score(self, scores, heads):
-        full = np.concatenate(([-1], heads)).astype(np.int64)
-        return _tree.head_vector_score(scores.arc, scores.sib, full, scores.n, self.order)
+    def _score(self, scores, outputs):
+        heads, labels = self._full(outputs)
+        return _tree.head_vector_score(
+            scores.arc, scores.sib, scores.lab, heads, labels, scores.n, self.order, self.n_labels
+        )
+
+    def _full(self, outputs):
+        """Head and label vectors with the root's slot 0 in front (the kernels' layout)."""
+        heads, labels = self.split_outputs(outputs)
+        return np.concatenate(([-1], heads)), np.concatenate(([0], labels))
 
     def add_delta(self, encoded, i, gold, pred, coef, scale):
-        """``coef += scale * (phi(x_i, gold) - phi(x_i, pred))``, for any head vectors."""
-        start, stop = encoded.offsets[i], encoded.offsets[i + 1]
-        n = int(stop - start)
-        attrs = _attrs(encoded)
-        buffer = np.empty(_tree.N_ARC_TEMPLATES + _tree.N_SIBLING_TEMPLATES + n + 1, np.int64)
-        for heads, sign in ((gold, 1.0), (pred, -1.0)):
-            full = np.concatenate(([-1], heads)).astype(np.int64)
+        """``coef += scale * (phi(x_i, gold) - phi(x_i, pred))``, for any output vectors."""
+        start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
+        attrs, work = _attrs(encoded), _tree.scratch(n, 1)
+        for outputs, sign in ((gold, 1.0), (pred, -1.0)):
+            heads, labels = self._full(outputs)
             _tree.add_tree_features(
-                attrs, start, n, full, coef, self.n_features, self.order, sign * scale, buffer
-            )
+                attrs, start, n, heads, labels, coef, self.n_features, self.order,
+                self.n_labels, sign * scale, work[3], work[4],
+            )  # fmt: skip
 
 
 class TreeScores(NamedTuple):
-    """Part scores of one sentence: ``arc[h, d]``, ``sib[h, s, d]`` (order 2), ``n`` words."""
+    """Part scores of one sentence: ``arc[h, d]``, ``sib[h, s, d]`` (order 2),
+    ``lab[h, d, label]`` (labelled), ``n`` words."""
 
     arc: np.ndarray
     sib: np.ndarray
+    lab: np.ndarray
     n: int
 
 

@@ -175,3 +175,45 @@ def test_perceptron_epoch_matches_the_python_twin(order):
     np.testing.assert_array_equal(weights.coef_sum, coef_sum)
     assert weights.n_seen == len(sentences)
     assert np.abs(coef).sum() > 0  # the epoch did update
+
+
+@settings(max_examples=30)
+@given(seeds, st.integers(1, 8), st.integers(0, 5), st.integers(1, 1000))
+def test_label_feature_ids_match_the_python_twin(seed, n, label, n_features):
+    attrs = _sentence(seed, n)
+    rng = np.random.default_rng(seed)
+    d = int(rng.integers(1, n + 1))
+    h = int(rng.choice([v for v in range(n + 1) if v != d]))
+    out = np.empty(tree.N_LABEL_TEMPLATES, dtype=np.int64)
+    states = np.empty(tree.N_LABEL_TEMPLATES, dtype=np.uint64)
+    k = tree.label_feature_ids(attrs, 0, n, h, d, label, n_features, states, out)
+    assert out[:k].tolist() == naive.label_features(attrs.tolist(), h, d, label, n_features)
+
+
+@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize("seed", range(8))
+def test_labelled_decoding_is_the_best_labelled_tree(order, seed):
+    # brute force over every projective single-rooted tree and every labelling of it
+    import itertools
+
+    n, n_labels = int(np.random.default_rng(seed).integers(1, 4)), 3
+    attrs = _sentence(seed, n)
+    coef = np.random.default_rng(seed).normal(size=211)
+    structure = ArcFactoredTree(211, order=order, n_labels=n_labels)
+    encoded = _encoded([attrs])
+    scores = structure.unary(encoded, 0, coef)
+    best = -np.inf
+    trees, _ = _trees(n, True, True)
+    for heads in trees:
+        for labels in itertools.product(range(n_labels), repeat=n):
+            outputs = structure.encode(heads[1:], labels)
+            best = max(best, structure._score(scores, outputs))
+    predicted = structure.argmax(scores)
+    assert structure._score(scores, predicted) == pytest.approx(best)
+    # the batch kernel agrees with the sentence-by-sentence path
+    np.testing.assert_array_equal(structure.predict(encoded, coef), predicted)
+    # and the label scores are those of the twin's features
+    heads, labels = structure.split_outputs(predicted)
+    for d in range(1, n + 1):
+        ids = naive.label_features(attrs.tolist(), int(heads[d - 1]), d, int(labels[d - 1]), 211)
+        assert scores.lab[heads[d - 1], d, labels[d - 1]] == pytest.approx(coef[ids].sum())
