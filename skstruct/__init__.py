@@ -5,7 +5,7 @@ averaged structured perceptron, exact or beam search with violation-fixing updat
 numba kernels and the scikit-learn estimator contract.
 """
 
-from .decoders import BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
+from .decoders import ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from .features import ArcFeatures, TokenFeatures
 from .learners import (
     SWVP,
@@ -19,6 +19,7 @@ __version__ = "0.1.0.dev0"
 __all__ = [
     "SWVP",
     "ArcFeatures",
+    "ArcStandard",
     "BeamSearch",
     "ChuLiuEdmonds",
     "Eisner",

@@ -394,3 +394,125 @@ def label_features(attrs, h, d, label, n_features):
         feature_hash(t, [values[name] for name in names], x, n_features)
         for t, names in LABEL_TEMPLATES
     ]
+
+
+# -- arc-standard transitions: a Python twin of skstruct/_kernels/transition.py ----------------
+
+SHIFT, LEFT, RIGHT = 0, 1, 2
+
+
+class ArcStandardState:
+    def __init__(self, n):
+        self.n, self.stack, self.b = n, [0], 1
+        self.heads = [-1] * (n + 1)
+        self.lc, self.rc = [0] * (n + 1), [0] * (n + 1)
+        self.nl, self.nr = [0] * (n + 1), [0] * (n + 1)
+
+    def copy(self):
+        other = ArcStandardState(self.n)
+        other.stack, other.b, other.heads = list(self.stack), self.b, list(self.heads)
+        other.lc, other.rc, other.nl, other.nr = list(self.lc), list(self.rc), list(self.nl), list(self.nr)  # fmt: skip # noqa: E501
+        return other
+
+    def valid(self, action):
+        if action == SHIFT:
+            return self.b <= self.n
+        if len(self.stack) < 2:
+            return False
+        s1 = self.stack[-2]
+        return s1 != 0 if action == LEFT else (s1 != 0 or self.b > self.n)
+
+    def apply(self, action):
+        if action == SHIFT:
+            self.stack.append(self.b)
+            self.b += 1
+        elif action == LEFT:
+            s0, s1 = self.stack[-1], self.stack[-2]
+            self.heads[s1] = s0
+            self.lc[s0] = s1 if self.lc[s0] == 0 else min(self.lc[s0], s1)
+            self.nl[s0] += 1
+            del self.stack[-2]
+        else:
+            s0, s1 = self.stack[-1], self.stack[-2]
+            self.heads[s0] = s1
+            self.rc[s1] = max(self.rc[s1], s0)
+            self.nr[s1] += 1
+            self.stack.pop()
+
+    def features(self, attrs, n_features, action):
+        a = lambda i, c: _attribute(attrs, i, c) if i >= 0 else NONE  # noqa: E731
+        st = self.stack
+        s0, s1, s2 = (st[-k] if len(st) >= k else -1 for k in (1, 2, 3))
+        b0, b1, b2 = self.b, self.b + 1, self.b + 2
+
+        def child(node, side):
+            c = (self.lc if side == "l" else self.rc)[node] if node >= 0 else 0
+            return a(c, 1) if c > 0 else NONE
+
+        dist = direction_distance(s1, s0) if s1 >= 0 else 0
+        v0 = self.nl[s0] * 16 + self.nr[s0]
+        v1 = self.nl[s1] * 16 + self.nr[s1] if s1 >= 0 else 0
+        s0w, s0p, s1w, s1p = a(s0, 0), a(s0, 1), a(s1, 0), a(s1, 1)
+        b0w, b0p, b1w, b1p = a(b0, 0), a(b0, 1), a(b1, 0), a(b1, 1)
+        atoms = [
+            [s0w], [s0p], [s0w, s0p], [s1w], [s1p], [s1w, s1p], [b0w], [b0p], [b0w, b0p],
+            [b1p], [b1w], [s0w, s1w], [s0p, s1p], [s0w, s0p, s1p], [s0p, s1w, s1p],
+            [s0w, s0p, s1w, s1p], [s0p, s1p, b0p], [s0p, b0p], [s0w, b0w],
+            [s1p, s0p, child(s0, "l")], [s1p, s0p, child(s0, "r")],
+            [s1p, child(s1, "l"), s0p], [s1p, child(s1, "r"), s0p], [s0p, s1p, dist],
+            [s0w, dist], [a(s2, 1), s1p, s0p], [s0p, b0p, b1p], [b0p, b1p, a(b2, 1)],
+            [s0p, v0], [s1p, v1],
+        ]  # fmt: skip
+        return [feature_hash(101 + k, atom, action, n_features) for k, atom in enumerate(atoms)]
+
+
+def arc_standard_oracle(gold):
+    """Gold actions of a projective tree (heads per word, 1-based), by the static oracle."""
+    n = len(gold)
+    heads = [-1, *gold]
+    state, actions = ArcStandardState(n), []
+    while len(actions) < 2 * n:
+        st = state.stack
+        if len(st) >= 2 and st[-2] != 0 and heads[st[-2]] == st[-1]:
+            action = LEFT
+        elif (
+            len(st) >= 2
+            and heads[st[-1]] == st[-2]
+            and all(state.heads[d] == st[-1] for d in range(1, n + 1) if heads[d] == st[-1])
+            and (st[-2] != 0 or state.b > n)
+        ):
+            action = RIGHT
+        else:
+            action = SHIFT
+        assert state.valid(action)
+        state.apply(action)
+        actions.append(action)
+    return actions, state.heads[1:]
+
+
+def arc_standard_beam(attrs, coef, n_features, beam_size, gold_actions):
+    """Beam search with gold tracking; returns (heads, best, gold, in_beam, best_is_gold)."""
+    n = len(attrs)
+    beam = [(0.0, ArcStandardState(n), True)]
+    gold_state, gold_total = ArcStandardState(n), 0.0
+    best, gold_scores, in_beam, best_is_gold = [], [], [], []
+    for t in range(2 * n):
+        candidates = []
+        for score, state, is_gold in beam:
+            for action in (SHIFT, LEFT, RIGHT):
+                if state.valid(action):
+                    s = score + coef[state.features(attrs, n_features, action)].sum()
+                    candidates.append((s, state, is_gold and action == gold_actions[t], action))
+        candidates.sort(key=lambda c: -c[0])  # stable: ties keep (item, action) order
+        beam = []
+        for s, state, is_gold, action in candidates[:beam_size]:
+            state = state.copy()
+            state.apply(action)
+            beam.append((s, state, is_gold))
+        gold_total += coef[gold_state.features(attrs, n_features, gold_actions[t])].sum()
+        gold_state.apply(gold_actions[t])
+        best.append(beam[0][0])
+        gold_scores.append(gold_total)
+        in_beam.append(any(g for _, _, g in beam))
+        best_is_gold.append(beam[0][2])
+    return beam[0][1].heads[1:], best, gold_scores, in_beam, best_is_gold

@@ -9,6 +9,7 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 from skstruct import (
     SWVP,
     ArcFeatures,
+    ArcStandard,
     ChuLiuEdmonds,
     Eisner,
     ParameterMixing,
@@ -238,3 +239,37 @@ def test_labelled_swvp_and_mixing(spanish):
 def test_pairs_and_bare_heads_do_not_mix():
     with pytest.raises(ValueError, match=r"y\[0\]\[1\] = 0: y mixes bare heads and"):
         _fit([[(2, "nsubj"), 0, (2, "adv")]])
+
+
+# -- transition-based parsing ------------------------------------------------------------------
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("update", ["max_violation", "early", "latest", "hybrid"])
+def test_arc_standard_beam_parser_learns_with_violation_fixing_updates(ptb, update):
+    X, y, X_test, y_test = ptb
+    parser = StructuredPerceptron(ArcStandard(beam_size=4), update=update, max_iter=3)
+    parser.set_params(random_state=0).fit(X[:300], y[:300])
+    for heads in parser.predict(X_test[:40]):
+        assert naive.is_tree([-1, *heads]) and is_projective(heads) and heads.count(0) == 1
+    assert _uas(parser, X_test, y_test) > 0.72
+    if update != "hybrid":  # hybrid may fall back to a standard update that is valid
+        assert all(r["invalid_updates"] == 0 for r in parser.history_)
+
+
+@pytest.mark.data
+def test_arc_standard_grid_search_and_greedy(ptb):
+    X, y = ptb[0][:90], ptb[1][:90]
+    search = GridSearchCV(
+        StructuredPerceptron(ArcStandard(), max_iter=1),
+        {"decoder__beam_size": [1, 4], "update": ["early", "max_violation"]},
+        cv=2,
+    )
+    assert len(search.fit(X, y).cv_results_["params"]) == 4
+
+
+def test_arc_standard_refuses_labels_and_swvp():
+    with pytest.raises(ValueError, match="ArcStandard parses unlabelled trees"):
+        _fit([[(2, "nsubj"), (0, "root"), (2, "adv")]], ArcStandard())
+    with pytest.raises(ValueError, match=r"SWVP mixes .* ArcStandard builds action sequences"):
+        SWVP(decoder=ArcStandard()).fit(_X, [[2, 0, 2]])

@@ -97,10 +97,11 @@ def check_training_trees(y, decoder, name="y"):
             )
         if decoder.projective and not is_projective(heads):
             if not decoder.projectivize:
+                decoder_name = type(decoder).__name__
                 raise ValueError(
-                    f"{name}[{i}] is not projective, so {type(decoder).__name__} can never "
-                    f"predict it. Use Eisner(projectivize=True) to lift its crossing arcs, "
-                    f"or ChuLiuEdmonds() for non-projective parsing."
+                    f"{name}[{i}] is not projective, so {decoder_name} can never predict it. "
+                    f"Use {decoder_name}(projectivize=True) to lift its crossing arcs, or "
+                    f"ChuLiuEdmonds() for non-projective parsing."
                 )
             heads = projectivize(heads)
         out.append(heads)

@@ -206,7 +206,7 @@ class StructuredPerceptron(BaseStructuredLearner):
             unary = structure.unary(encoded, i, weights.coef)
             trace = structure.search(unary, weights.coef, width, gold, laso=rule.restarts)
             correct += int(np.count_nonzero(trace.path == gold))
-            last = gold.shape[0] - 1
+            last = trace.best_score.shape[0] - 1  # tokens, or actions of a parser
             if not trace.best_is_gold[last] and trace.margin[last] < 0:
                 stats["invalid_standard"] += 1
             steps = rule.violations(trace)

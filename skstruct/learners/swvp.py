@@ -163,6 +163,12 @@ validation_fraction, n_iter_no_change, verbose
         self.verbose = verbose
 
     def _run_epoch(self, encoded, labels, visit):
+        if not hasattr(self.structure_, "margin"):
+            raise ValueError(
+                f"SWVP mixes the prediction and the gold output position by position, which "
+                f"needs a factored output (chains, or graph-based trees with Eisner / "
+                f"ChuLiuEdmonds); {type(self.decoder_).__name__} builds action sequences."
+            )
         counts = np.zeros(_swvp.N_COUNTS + 1, dtype=np.int64)
         fused = (
             isinstance(self.substructures, str)

@@ -1,0 +1,292 @@
+"""Arc-standard transition parsing: static oracle, hashed state features, beam search
+with gold tracking (for the violation-fixing updates) and feature replay.
+
+A state is a stack of positions (0 the root, at the bottom), the next buffer position
+``b`` (``1..n``, ``n + 1`` when empty) and the arcs built so far. Actions:
+
+- ``SHIFT`` (0): push ``b``;
+- ``LEFT`` (1): ``s1 <- s0`` (``s0`` becomes the head of ``s1``), pop ``s1``; not for the root;
+- ``RIGHT`` (2): ``s1 -> s0``, pop ``s0``; from the root only when the buffer is empty,
+  so the root gets exactly one word.
+
+Every sentence of ``n`` words takes exactly ``2 n`` actions. Word attributes are the
+rows of ``attrs`` as in :mod:`skstruct._kernels.tree`; features (Zhang & Nivre 2011,
+a subset: words and POS of s0-s2 and b0-b2, children of s0 and s1, distance and
+valency) are hashed with the action as the last word.
+"""
+
+import numpy as np
+
+from ._config import njit
+from .tree import FORM, NONE, POS, ROOT, _hash_finish, _hash_prefix, direction_distance
+
+SHIFT, LEFT, RIGHT = 0, 1, 2
+N_ACTIONS = 3
+N_TEMPLATES = 30
+
+
+@njit
+def _word(attrs, start, n, i, column):
+    if i == 0:
+        return ROOT
+    if i < 0 or i > n:
+        return NONE
+    return attrs[start + i - 1, column]
+
+
+@njit
+def oracle(gold, n, out):
+    """The static arc-standard oracle: write the ``2 n`` actions building ``gold`` (heads,
+    ``gold[0]`` unused) into ``out``; returns False when ``gold`` is not projective (no
+    action sequence builds it)."""
+    stack = np.empty(n + 2, dtype=np.int64)
+    stack[0] = 0
+    size, b = 1, 1
+    missing = np.zeros(n + 1, dtype=np.int64)  # gold children not yet attached
+    for d in range(1, n + 1):
+        missing[gold[d]] += 1
+    for t in range(2 * n):
+        if size >= 2:
+            s0, s1 = stack[size - 1], stack[size - 2]
+            if s1 != 0 and gold[s1] == s0:
+                out[t] = LEFT
+                missing[s0] -= 1
+                stack[size - 2] = s0
+                size -= 1
+                continue
+            if gold[s0] == s1 and missing[s0] == 0 and (s1 != 0 or b > n):
+                out[t] = RIGHT
+                missing[s1] -= 1
+                size -= 1
+                continue
+        if b > n:
+            return False
+        out[t] = SHIFT
+        stack[size] = b
+        size += 1
+        b += 1
+    return size == 1
+
+
+@njit
+def is_valid(action, size, s1, b, n):
+    if action == SHIFT:
+        return b <= n
+    if size < 2:
+        return False
+    if action == LEFT:
+        return s1 != 0
+    return s1 != 0 or b > n
+
+
+@njit
+def state_prefixes(attrs, start, n, stack, size, b, lc, rc, nl, nr, out):
+    """Hash states of the ``N_TEMPLATES`` feature templates of a parser state."""
+    s0 = stack[size - 1] if size >= 1 else -1
+    s1 = stack[size - 2] if size >= 2 else -1
+    s2 = stack[size - 3] if size >= 3 else -1
+    b0, b1, b2 = b, b + 1, b + 2
+    s0w, s0p = _word(attrs, start, n, s0, FORM), _word(attrs, start, n, s0, POS)
+    s1w, s1p = _word(attrs, start, n, s1, FORM), _word(attrs, start, n, s1, POS)
+    s2p = _word(attrs, start, n, s2, POS)
+    b0w, b0p = _word(attrs, start, n, b0, FORM), _word(attrs, start, n, b0, POS)
+    b1w, b1p = _word(attrs, start, n, b1, FORM), _word(attrs, start, n, b1, POS)
+    b2p = _word(attrs, start, n, b2, POS)
+    s0lc = _word(attrs, start, n, lc[s0], POS) if s0 >= 0 and lc[s0] > 0 else NONE
+    s0rc = _word(attrs, start, n, rc[s0], POS) if s0 >= 0 and rc[s0] > 0 else NONE
+    s1lc = _word(attrs, start, n, lc[s1], POS) if s1 >= 0 and lc[s1] > 0 else NONE
+    s1rc = _word(attrs, start, n, rc[s1], POS) if s1 >= 0 and rc[s1] > 0 else NONE
+    dist = direction_distance(s1, s0) if s1 >= 0 and s0 >= 0 else 0
+    v0 = nl[s0] * 16 + nr[s0] if s0 >= 0 else 0
+    v1 = nl[s1] * 16 + nr[s1] if s1 >= 0 else 0
+    out[0] = _hash_prefix(101, s0w, 0, 0, 0)
+    out[1] = _hash_prefix(102, s0p, 0, 0, 0)
+    out[2] = _hash_prefix(103, s0w, s0p, 0, 0)
+    out[3] = _hash_prefix(104, s1w, 0, 0, 0)
+    out[4] = _hash_prefix(105, s1p, 0, 0, 0)
+    out[5] = _hash_prefix(106, s1w, s1p, 0, 0)
+    out[6] = _hash_prefix(107, b0w, 0, 0, 0)
+    out[7] = _hash_prefix(108, b0p, 0, 0, 0)
+    out[8] = _hash_prefix(109, b0w, b0p, 0, 0)
+    out[9] = _hash_prefix(110, b1p, 0, 0, 0)
+    out[10] = _hash_prefix(111, b1w, 0, 0, 0)
+    out[11] = _hash_prefix(112, s0w, s1w, 0, 0)
+    out[12] = _hash_prefix(113, s0p, s1p, 0, 0)
+    out[13] = _hash_prefix(114, s0w, s0p, s1p, 0)
+    out[14] = _hash_prefix(115, s0p, s1w, s1p, 0)
+    out[15] = _hash_prefix(116, s0w, s0p, s1w, s1p)
+    out[16] = _hash_prefix(117, s0p, s1p, b0p, 0)
+    out[17] = _hash_prefix(118, s0p, b0p, 0, 0)
+    out[18] = _hash_prefix(119, s0w, b0w, 0, 0)
+    out[19] = _hash_prefix(120, s1p, s0p, s0lc, 0)
+    out[20] = _hash_prefix(121, s1p, s0p, s0rc, 0)
+    out[21] = _hash_prefix(122, s1p, s1lc, s0p, 0)
+    out[22] = _hash_prefix(123, s1p, s1rc, s0p, 0)
+    out[23] = _hash_prefix(124, s0p, s1p, dist, 0)
+    out[24] = _hash_prefix(125, s0w, dist, 0, 0)
+    out[25] = _hash_prefix(126, s2p, s1p, s0p, 0)
+    out[26] = _hash_prefix(127, s0p, b0p, b1p, 0)
+    out[27] = _hash_prefix(128, b0p, b1p, b2p, 0)
+    out[28] = _hash_prefix(129, s0p, v0, 0, 0)
+    out[29] = _hash_prefix(130, s1p, v1, 0, 0)
+
+
+@njit
+def _apply(action, stack, size, b, heads, lc, rc, nl, nr):
+    """Apply ``action`` in place; returns the new (stack size, buffer position)."""
+    if action == SHIFT:
+        stack[size] = b
+        return size + 1, b + 1
+    s0, s1 = stack[size - 1], stack[size - 2]
+    if action == LEFT:  # s0 -> s1
+        heads[s1] = s0
+        if lc[s0] == 0 or s1 < lc[s0]:
+            lc[s0] = s1
+        nl[s0] += 1
+        stack[size - 2] = s0
+        return size - 1, b
+    heads[s0] = s1  # RIGHT: s1 -> s0
+    if s0 > rc[s1]:
+        rc[s1] = s0
+    nr[s1] += 1
+    return size - 1, b
+
+
+@njit
+def _fresh(n, stack, heads, lc, rc, nl, nr):
+    stack[0] = 0
+    heads[:] = -1
+    lc[:] = 0
+    rc[:] = 0
+    nl[:] = 0
+    nr[:] = 0
+
+
+@njit
+def replay_features(attrs, start, n, actions, n_steps, n_features, coef, scale, states):
+    """``coef[phi(x, actions[:n_steps])] += scale``: the features of each (state, action)."""
+    stack = np.empty(n + 2, dtype=np.int64)
+    heads = np.empty(n + 1, dtype=np.int64)
+    lc, rc = np.empty(n + 1, dtype=np.int64), np.empty(n + 1, dtype=np.int64)
+    nl, nr = np.empty(n + 1, dtype=np.int64), np.empty(n + 1, dtype=np.int64)
+    _fresh(n, stack, heads, lc, rc, nl, nr)
+    size, b = 1, 1
+    for t in range(n_steps):
+        a = actions[t]
+        state_prefixes(attrs, start, n, stack, size, b, lc, rc, nl, nr, states)
+        for j in range(N_TEMPLATES):
+            coef[_hash_finish(states[j], a, n_features)] += scale
+        size, b = _apply(a, stack, size, b, heads, lc, rc, nl, nr)
+
+
+@njit
+def _action_scores(attrs, start, n, stack, size, b, lc, rc, nl, nr, coef, n_features, states, out):
+    state_prefixes(attrs, start, n, stack, size, b, lc, rc, nl, nr, states)
+    for a in range(N_ACTIONS):
+        total = 0.0
+        for j in range(N_TEMPLATES):
+            total += coef[_hash_finish(states[j], a, n_features)]
+        out[a] = total
+
+
+@njit
+def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, track_gold):
+    """Beam search over action sequences; with ``track_gold``, the gold sequence's score
+    and fate are traced step by step.
+
+    Candidates are ranked by score, ties by (beam slot, action). Returns ``(heads of
+    the best final state (n + 1,), actions (T, K), parents (T, K), best_score (T,),
+    gold_score (T,), gold_in_beam (T,), best_is_gold (T,))`` with ``T = 2 n``; row
+    ``t`` of actions/parents describes the beam after step ``t``, best first.
+    """
+    T, K = 2 * n, beam_size
+    stacks = np.zeros((K, n + 2), dtype=np.int64)
+    heads = np.zeros((K, n + 1), dtype=np.int64)
+    lcs, rcs = np.zeros((K, n + 1), dtype=np.int64), np.zeros((K, n + 1), dtype=np.int64)
+    nls, nrs = np.zeros((K, n + 1), dtype=np.int64), np.zeros((K, n + 1), dtype=np.int64)
+    sizes, bufs = np.ones(K, dtype=np.int64), np.ones(K, dtype=np.int64)
+    scores, gold_flags = np.zeros(K), np.zeros(K, dtype=np.bool_)
+    new_stacks, new_heads = stacks.copy(), heads.copy()
+    new_lcs, new_rcs, new_nls, new_nrs = lcs.copy(), rcs.copy(), nls.copy(), nrs.copy()
+    new_sizes, new_bufs = sizes.copy(), bufs.copy()
+    new_scores, new_flags = scores.copy(), gold_flags.copy()
+    _fresh(n, stacks[0], heads[0], lcs[0], rcs[0], nls[0], nrs[0])
+    n_items = 1
+    gold_flags[0] = True
+    actions = np.full((T, K), -1, dtype=np.int64)
+    parents = np.full((T, K), -1, dtype=np.int64)
+    best_score, gold_score = np.zeros(T), np.zeros(T)
+    gold_in_beam, best_is_gold = np.zeros(T, dtype=np.bool_), np.zeros(T, dtype=np.bool_)
+    # the gold state, followed alongside
+    g_stack, g_heads = np.zeros(n + 2, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
+    g_lc, g_rc = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
+    g_nl, g_nr = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
+    _fresh(n, g_stack, g_heads, g_lc, g_rc, g_nl, g_nr)
+    g_size, g_b, g_total = 1, 1, 0.0
+    states = np.empty(N_TEMPLATES, dtype=np.uint64)
+    action_scores = np.empty(N_ACTIONS)
+    cand_score = np.empty(K * N_ACTIONS)
+    cand_item = np.empty(K * N_ACTIONS, dtype=np.int64)
+    cand_action = np.empty(K * N_ACTIONS, dtype=np.int64)
+    for t in range(T):
+        n_cand = 0
+        for k in range(n_items):
+            size, b = sizes[k], bufs[k]
+            s1 = stacks[k, size - 2] if size >= 2 else -1
+            _action_scores(attrs, start, n, stacks[k], size, b, lcs[k], rcs[k], nls[k], nrs[k],
+                           coef, n_features, states, action_scores)  # fmt: skip
+            for a in range(N_ACTIONS):
+                if is_valid(a, size, s1, b, n):
+                    cand_score[n_cand] = scores[k] + action_scores[a]
+                    cand_item[n_cand], cand_action[n_cand] = k, a
+                    n_cand += 1
+        # stable selection of the K best (candidates are generated in (item, action) order)
+        order = np.argsort(-cand_score[:n_cand], kind="mergesort")
+        n_new = min(K, n_cand)
+        for j in range(n_new):
+            c = order[j]
+            k, a = cand_item[c], cand_action[c]
+            new_stacks[j] = stacks[k]
+            new_heads[j], new_lcs[j], new_rcs[j] = heads[k], lcs[k], rcs[k]
+            new_nls[j], new_nrs[j] = nls[k], nrs[k]
+            new_sizes[j], new_bufs[j] = _apply(
+                a, new_stacks[j], sizes[k], bufs[k], new_heads[j], new_lcs[j], new_rcs[j],
+                new_nls[j], new_nrs[j],
+            )  # fmt: skip
+            new_scores[j] = cand_score[c]
+            new_flags[j] = track_gold and gold_flags[k] and a == gold_actions[t]
+            actions[t, j], parents[t, j] = a, k
+        stacks, new_stacks = new_stacks, stacks
+        heads, new_heads = new_heads, heads
+        lcs, new_lcs, rcs, new_rcs = new_lcs, lcs, new_rcs, rcs
+        nls, new_nls, nrs, new_nrs = new_nls, nls, new_nrs, nrs
+        sizes, new_sizes, bufs, new_bufs = new_sizes, sizes, new_bufs, bufs
+        scores, new_scores, gold_flags, new_flags = new_scores, scores, new_flags, gold_flags
+        n_items = n_new
+        best_score[t] = scores[0]
+        if track_gold:
+            _action_scores(attrs, start, n, g_stack, g_size, g_b, g_lc, g_rc, g_nl, g_nr, coef,
+                           n_features, states, action_scores)  # fmt: skip
+            g_total += action_scores[gold_actions[t]]
+            g_size, g_b = _apply(gold_actions[t], g_stack, g_size, g_b, g_heads, g_lc, g_rc,
+                                 g_nl, g_nr)  # fmt: skip
+            gold_score[t] = g_total
+            best_is_gold[t] = gold_flags[0]
+            for k in range(n_items):
+                if gold_flags[k]:
+                    gold_in_beam[t] = True
+    return heads[0].copy(), actions, parents, best_score, gold_score, gold_in_beam, best_is_gold
+
+
+@njit
+def predict_batch(attrs, offsets, coef, n_features, beam_size):
+    """Heads of every word of every sentence by beam search."""
+    out = np.empty(offsets[-1], dtype=np.int64)
+    no_gold = np.zeros(0, dtype=np.int64)
+    for i in range(offsets.shape[0] - 1):
+        start = offsets[i]
+        n = offsets[i + 1] - start
+        heads = beam_search(attrs, start, n, coef, n_features, beam_size, no_gold, False)[0]
+        for d in range(1, n + 1):
+            out[start + d - 1] = heads[d]
+    return out
