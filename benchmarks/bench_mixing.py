@@ -98,13 +98,16 @@ def main():
         f"ratio with free, perfectly parallel rounds: {bound:.2f}"
     )
 
+    def warm_and_time(name):
+        """Warm the engine's workers up (they load the kernels), then time a fit."""
+        mixing(1, args.n_shards).fit(X[:200], y[:200])
+        runs[name] = mixing(n_rounds, args.n_shards)
+        runs[name].seconds = timed_fit(runs[name], X, y)
+
     runs = {}
-    mixing(1, args.n_shards).fit(X[:200], y[:200])  # start the loky workers
-    runs["loky x2"] = mixing(n_rounds, args.n_shards)
-    runs["loky x2"].seconds = timed_fit(runs["loky x2"], X, y)
+    warm_and_time("loky x2")
     with joblib.parallel_config(backend="threading"):
-        runs["threads x2"] = mixing(n_rounds, args.n_shards)
-        runs["threads x2"].seconds = timed_fit(runs["threads x2"], X, y)
+        warm_and_time("threads x2")
     try:
         import distributed
     except ImportError:
@@ -117,10 +120,7 @@ def main():
             distributed.Client(cluster),
             joblib.parallel_config(backend="dask"),
         ):
-            mixing(1, args.n_shards).fit(X[:200], y[:200])  # workers load the kernels
-            runs["dask x2"] = mixing(n_rounds, args.n_shards)
-            runs["dask x2"].seconds = timed_fit(runs["dask x2"], X, y)
-
+            warm_and_time("dask x2")
     try:
         import ray
         from ray.util.joblib import register_ray
@@ -130,9 +130,7 @@ def main():
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         register_ray()
         with joblib.parallel_config(backend="ray"):
-            mixing(1, args.n_shards).fit(X[:200], y[:200])
-            runs["ray x2"] = mixing(n_rounds, args.n_shards)
-            runs["ray x2"].seconds = timed_fit(runs["ray x2"], X, y)
+            warm_and_time("ray x2")
         ray.shutdown()
 
     print(

@@ -18,20 +18,11 @@ valency) are hashed with the action as the last word.
 import numpy as np
 
 from ._config import njit
-from .tree import FORM, NONE, POS, ROOT, _hash_finish, _hash_prefix, direction_distance
+from .tree import FORM, NONE, POS, _attr, _hash_finish, _hash_prefix, direction_distance
 
 SHIFT, LEFT, RIGHT = 0, 1, 2
 N_ACTIONS = 3
 N_TEMPLATES = 30
-
-
-@njit
-def _word(attrs, start, n, i, column):
-    if i == 0:
-        return ROOT
-    if i < 0 or i > n:
-        return NONE
-    return attrs[start + i - 1, column]
 
 
 @njit
@@ -86,16 +77,16 @@ def state_prefixes(attrs, start, n, stack, size, b, lc, rc, nl, nr, out):
     s1 = stack[size - 2] if size >= 2 else -1
     s2 = stack[size - 3] if size >= 3 else -1
     b0, b1, b2 = b, b + 1, b + 2
-    s0w, s0p = _word(attrs, start, n, s0, FORM), _word(attrs, start, n, s0, POS)
-    s1w, s1p = _word(attrs, start, n, s1, FORM), _word(attrs, start, n, s1, POS)
-    s2p = _word(attrs, start, n, s2, POS)
-    b0w, b0p = _word(attrs, start, n, b0, FORM), _word(attrs, start, n, b0, POS)
-    b1w, b1p = _word(attrs, start, n, b1, FORM), _word(attrs, start, n, b1, POS)
-    b2p = _word(attrs, start, n, b2, POS)
-    s0lc = _word(attrs, start, n, lc[s0], POS) if s0 >= 0 and lc[s0] > 0 else NONE
-    s0rc = _word(attrs, start, n, rc[s0], POS) if s0 >= 0 and rc[s0] > 0 else NONE
-    s1lc = _word(attrs, start, n, lc[s1], POS) if s1 >= 0 and lc[s1] > 0 else NONE
-    s1rc = _word(attrs, start, n, rc[s1], POS) if s1 >= 0 and rc[s1] > 0 else NONE
+    s0w, s0p = _attr(attrs, start, n, s0, FORM), _attr(attrs, start, n, s0, POS)
+    s1w, s1p = _attr(attrs, start, n, s1, FORM), _attr(attrs, start, n, s1, POS)
+    s2p = _attr(attrs, start, n, s2, POS)
+    b0w, b0p = _attr(attrs, start, n, b0, FORM), _attr(attrs, start, n, b0, POS)
+    b1w, b1p = _attr(attrs, start, n, b1, FORM), _attr(attrs, start, n, b1, POS)
+    b2p = _attr(attrs, start, n, b2, POS)
+    s0lc = _attr(attrs, start, n, lc[s0], POS) if s0 >= 0 and lc[s0] > 0 else NONE
+    s0rc = _attr(attrs, start, n, rc[s0], POS) if s0 >= 0 and rc[s0] > 0 else NONE
+    s1lc = _attr(attrs, start, n, lc[s1], POS) if s1 >= 0 and lc[s1] > 0 else NONE
+    s1rc = _attr(attrs, start, n, rc[s1], POS) if s1 >= 0 and rc[s1] > 0 else NONE
     dist = direction_distance(s1, s0) if s1 >= 0 and s0 >= 0 else 0
     v0 = nl[s0] * 16 + nr[s0] if s0 >= 0 else 0
     v1 = nl[s1] * 16 + nr[s1] if s1 >= 0 else 0

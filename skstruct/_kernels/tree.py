@@ -293,6 +293,27 @@ def _push(stack, i, a, b, c, d):
     stack[i, 0], stack[i, 1], stack[i, 2], stack[i, 3] = a, b, c, d
 
 
+@njit
+def _fill_complete(complete, incomplete, complete_bp, s, t):
+    """Complete spans ``[s, t]`` of both directions from smaller ones (Eisner's second
+    rule, shared by both orders): a complete span is an incomplete one plus a complete
+    one on the dependent's far side."""
+    best, arg = -np.inf, s
+    for r in range(s, t):
+        v = complete[s, r, 0] + incomplete[r, t, 0]
+        if v > best:
+            best, arg = v, r
+    complete[s, t, 0] = best
+    complete_bp[s, t, 0] = arg
+    best, arg = -np.inf, t
+    for r in range(s + 1, t + 1):
+        v = incomplete[s, r, 1] + complete[r, t, 1]
+        if v > best:
+            best, arg = v, r
+    complete[s, t, 1] = best
+    complete_bp[s, t, 1] = arg
+
+
 # -- first-order Eisner ------------------------------------------------------------------------
 
 
@@ -325,20 +346,7 @@ def eisner(arc, n):
             incomplete[s, t, 1] = best + arc[s, t]
             incomplete_bp[s, t, 0] = arg
             incomplete_bp[s, t, 1] = arg
-            best, arg = -np.inf, s
-            for r in range(s, t):
-                v = complete[s, r, 0] + incomplete[r, t, 0]
-                if v > best:
-                    best, arg = v, r
-            complete[s, t, 0] = best
-            complete_bp[s, t, 0] = arg
-            best, arg = -np.inf, t
-            for r in range(s + 1, t + 1):
-                v = incomplete[s, r, 1] + complete[r, t, 1]
-                if v > best:
-                    best, arg = v, r
-            complete[s, t, 1] = best
-            complete_bp[s, t, 1] = arg
+            _fill_complete(complete, incomplete, complete_bp, s, t)
     heads = np.full(N, -1, dtype=np.int64)
     # explicit stack of (s, t, dir, complete?)
     stack = np.zeros((4 * N + 4, 4), dtype=np.int64)
@@ -423,20 +431,7 @@ def eisner2(arc, sib, n):
                         best, arg = v, r
                 incomplete[s, t, 0] = best + arc[t, s]
                 incomplete_bp[s, t, 0] = arg
-            best, arg = -np.inf, s
-            for r in range(s, t):
-                v = complete[s, r, 0] + incomplete[r, t, 0]
-                if v > best:
-                    best, arg = v, r
-            complete[s, t, 0] = best
-            complete_bp[s, t, 0] = arg
-            best, arg = -np.inf, t
-            for r in range(s + 1, t + 1):
-                v = incomplete[s, r, 1] + complete[r, t, 1]
-                if v > best:
-                    best, arg = v, r
-            complete[s, t, 1] = best
-            complete_bp[s, t, 1] = arg
+            _fill_complete(complete, incomplete, complete_bp, s, t)
     heads = np.full(N, -1, dtype=np.int64)
     # items: kind 0 complete, 1 incomplete, 2 sibling
     stack = np.zeros((4 * N + 4, 4), dtype=np.int64)
