@@ -59,7 +59,10 @@ def _hash_finish(h, x, n_features):
     h = (h ^ (h >> _S33)) * _M1
     h = (h ^ (h >> _S33)) * _M2
     h = h ^ (h >> _S33)
-    return np.int64(h % np.uint64(n_features))
+    size = np.uint64(n_features)
+    if size & (size - np.uint64(1)) == 0:  # a power of two (the default): no division
+        return np.int64(h & (size - np.uint64(1)))
+    return np.int64(h % size)
 
 
 @njit
