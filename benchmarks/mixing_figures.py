@@ -1,4 +1,5 @@
-"""McDonald, Hall & Mann (2010) Figures 4 and 6, on CoNLL-2002 Spanish NER.
+"""McDonald, Hall & Mann (2010) Figures 4 and 6 on CoNLL-2002 Spanish NER, and Figure 5
+on dependency parsing (``--corpus ptb``).
 
 Figure 4 analog: test span F1 (testb) against training wall-clock (the epochs' or
 mixing rounds' time, without the one-off feature encoding) for the serial
@@ -11,7 +12,10 @@ threads (the kernels release the GIL). Saved as a PNG.
 Figure 6 analog: training mistakes per epoch of iterative mixing, uniform against
 error-weighted mixing, with 10 and 100 shards.
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/mixing_figures.py [--out fig4.png]``
+Figure 5 analog (``--corpus ptb``): the same four curves for a first-order
+graph-based parser (``Eisner()``) on the PTB sample, test UAS without punctuation.
+
+Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/mixing_figures.py [--corpus ptb]``
 """
 
 import argparse
@@ -20,12 +24,13 @@ import joblib
 import numpy as np
 from _corpora import conll2002_es
 
-from skstruct import ParameterMixing, StructuredPerceptron
-from skstruct.metrics import span_f1_score
+from skstruct import Eisner, ParameterMixing, StructuredPerceptron
+from skstruct.datasets import get_data_home, load_conllu
+from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
 
 
-def curve(make, X, y, X_test, y_test, epochs):
-    """[(seconds, F1)] for fits of 1..epochs epochs.
+def curve(make, X, y, X_test, y_test, epochs, score):
+    """[(seconds, score)] for fits of 1..epochs epochs.
 
     Seconds are the training time proper, the sum of the fit's per-epoch (per-round)
     times from ``history_``: the one-off feature encoding is the same for every run
@@ -35,7 +40,7 @@ def curve(make, X, y, X_test, y_test, epochs):
     for k in range(1, epochs + 1):
         model = make(k).fit(X, y)
         seconds = sum(record["seconds"] for record in model.history_)
-        points.append((seconds, 100 * span_f1_score(y_test, model.predict(X_test))))
+        points.append((seconds, 100 * score(y_test, model.predict(X_test))))
     return points
 
 
@@ -43,9 +48,22 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--epochs", type=int, default=10)
     parser.add_argument("--n-shards", type=int, default=10)
-    parser.add_argument("--out", default="mixing_figure4.png")
+    parser.add_argument("--out", default=None)
+    parser.add_argument("--corpus", choices=["conll2002-es", "ptb"], default="conll2002-es")
     args = parser.parse_args()
-    X, y, X_test, y_test = conll2002_es()
+    if args.corpus == "ptb":
+        figure, decoder, metric_name = 5, Eisner(), "UAS (PTB sample, no punctuation)"
+        home = get_data_home() / "ptb-sample"
+        X, y = load_conllu(home / "train.conllu")
+        X_test, y_test = load_conllu(home / "test.conllu")
+
+        def score(gold, predicted):
+            return attachment_scores(gold, predicted, X=X_test, punct=PTB_PUNCTUATION_TAGS)["uas"]
+    else:
+        figure, decoder, metric_name = 4, None, "span F1 (CoNLL-2002 es, testb)"
+        X, y, X_test, y_test = conll2002_es()
+        score = span_f1_score
+    args.out = args.out or f"mixing_figure{figure}.png"
     shard = np.random.RandomState(0).permutation(len(X))[: len(X) // args.n_shards]
     X_shard, y_shard = [X[i] for i in shard], [y[i] for i in shard]
 
@@ -55,7 +73,9 @@ def main():
             kind = "averaged" if average else "regular"
 
             def learner(k, average=average):
-                return StructuredPerceptron(average=average, max_iter=k, random_state=0)
+                return StructuredPerceptron(
+                    decoder=decoder, average=average, max_iter=k, random_state=0
+                )
 
             def mixing(k, iterative, average=average):
                 inner = learner(1 if iterative else k)
@@ -68,20 +88,22 @@ def main():
                     random_state=0,
                 )
 
-            curves[f"serial, all data ({kind})"] = curve(learner, X, y, X_test, y_test, args.epochs)
+            curves[f"serial, all data ({kind})"] = curve(
+                learner, X, y, X_test, y_test, args.epochs, score
+            )
             curves[f"serial, one shard ({kind})"] = curve(
-                learner, X_shard, y_shard, X_test, y_test, args.epochs
+                learner, X_shard, y_shard, X_test, y_test, args.epochs, score
             )
             curves[f"one-shot mixing ({kind})"] = curve(
-                lambda k: mixing(k, False), X, y, X_test, y_test, args.epochs
+                lambda k: mixing(k, False), X, y, X_test, y_test, args.epochs, score
             )
             curves[f"iterative mixing ({kind})"] = curve(
-                lambda k: mixing(k, True), X, y, X_test, y_test, args.epochs
+                lambda k: mixing(k, True), X, y, X_test, y_test, args.epochs, score
             )
-    print(f"Figure 4 analog: test span F1 after each epoch ({args.n_shards} shards)")
+    print(f"Figure {figure} analog: test {metric_name} after each epoch ({args.n_shards} shards)")
     for name, points in curves.items():
         print(
-            f"  {name:<32} final F1 {points[-1][1]:6.2f} in {points[-1][0]:6.2f} s   "
+            f"  {name:<32} final {points[-1][1]:6.2f} in {points[-1][0]:6.2f} s   "
             + " ".join(f"{f1:.1f}" for _, f1 in points)
         )
     try:
@@ -104,12 +126,14 @@ def main():
                 label=name,
             )
         ax.set_xlabel("training wall-clock, feature encoding excluded (s)")
-        ax.set_ylabel("test span F1 (CoNLL-2002 es, testb)")
+        ax.set_ylabel(f"test {metric_name}")
         ax.legend(fontsize=7)
         fig.tight_layout()
         fig.savefig(args.out, dpi=120)
         print(f"plot saved to {args.out}")
 
+    if args.corpus == "ptb":
+        return
     print("\nFigure 6 analog: training mistakes per epoch, iterative mixing")
     with joblib.parallel_config(backend="threading"):
         for n_shards in (10, 100):
