@@ -296,6 +296,34 @@ def _push(stack, i, a, b, c, d):
     stack[i, 0], stack[i, 1], stack[i, 2], stack[i, 3] = a, b, c, d
 
 
+_COMPLETE, _INCOMPLETE, _SIBLING = 0, 1, 2  # kinds of items on the backtracking stacks
+
+
+@njit
+def _split_complete(stack, top, s, t, dr, r):
+    """Push the halves of complete span ``[s, t]`` (direction ``dr``) split at ``r``: an
+    incomplete span and the complete span beyond it. Returns the new stack top."""
+    if dr == 0:
+        _push(stack, top, s, r, 0, _COMPLETE)
+        _push(stack, top + 1, r, t, 0, _INCOMPLETE)
+    else:
+        _push(stack, top, s, r, 1, _INCOMPLETE)
+        _push(stack, top + 1, r, t, 1, _COMPLETE)
+    return top + 2
+
+
+@njit
+def _best_meeting(complete, s, t):
+    """Best ``complete[s, r, right] + complete[r + 1, t, left]`` over ``r``: the two
+    halves an arc between ``s`` and ``t`` (or a sibling pair) joins. Returns (score, r)."""
+    best, arg = -np.inf, s
+    for r in range(s, t):
+        v = complete[s, r, 1] + complete[r + 1, t, 0]
+        if v > best:
+            best, arg = v, r
+    return best, arg
+
+
 @njit
 def _fill_complete(complete, incomplete, complete_bp, s, t):
     """Complete spans ``[s, t]`` of both directions from smaller ones (Eisner's second
@@ -339,11 +367,7 @@ def eisner(arc, n):
     for k in range(1, N):
         for s in range(N - k):
             t = s + k
-            best, arg = -np.inf, s
-            for r in range(s, t):
-                v = complete[s, r, 1] + complete[r + 1, t, 0]
-                if v > best:
-                    best, arg = v, r
+            best, arg = _best_meeting(complete, s, t)
             if s > 0:
                 incomplete[s, t, 0] = best + arc[t, s]
             incomplete[s, t, 1] = best + arc[s, t]
@@ -351,32 +375,25 @@ def eisner(arc, n):
             incomplete_bp[s, t, 1] = arg
             _fill_complete(complete, incomplete, complete_bp, s, t)
     heads = np.full(N, -1, dtype=np.int64)
-    # explicit stack of (s, t, dir, complete?)
+    # explicit stack of items (s, t, dir, kind)
     stack = np.zeros((4 * N + 4, 4), dtype=np.int64)
-    _push(stack, 0, 0, n, 1, 1)
+    _push(stack, 0, 0, n, 1, _COMPLETE)
     top = 1
     while top > 0:
         top -= 1
-        s, t, dr, cp = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+        s, t, dr, kind = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
         if s == t:
             continue
-        if cp == 1:
-            r = complete_bp[s, t, dr]
-            if dr == 0:
-                _push(stack, top, s, r, 0, 1)
-                _push(stack, top + 1, r, t, 0, 0)
-            else:
-                _push(stack, top, s, r, 1, 0)
-                _push(stack, top + 1, r, t, 1, 1)
-            top += 2
+        if kind == _COMPLETE:
+            top = _split_complete(stack, top, s, t, dr, complete_bp[s, t, dr])
         else:
             r = incomplete_bp[s, t, dr]
             if dr == 0:
                 heads[s] = t
             else:
                 heads[t] = s
-            _push(stack, top, s, r, 1, 1)
-            _push(stack, top + 1, r + 1, t, 0, 1)
+            _push(stack, top, s, r, 1, _COMPLETE)
+            _push(stack, top + 1, r + 1, t, 0, _COMPLETE)
             top += 2
     return heads
 
@@ -408,11 +425,7 @@ def eisner2(arc, sib, n):
             t = s + k
             # sibling items (no root among siblings)
             if s > 0:
-                best, arg = -np.inf, s
-                for r in range(s, t):
-                    v = complete[s, r, 1] + complete[r + 1, t, 0]
-                    if v > best:
-                        best, arg = v, r
+                best, arg = _best_meeting(complete, s, t)
                 sibling[s, t] = best
                 sibling_bp[s, t] = arg
             # s -> t: t is s's first right child, or follows sibling r
@@ -436,48 +449,41 @@ def eisner2(arc, sib, n):
                 incomplete_bp[s, t, 0] = arg
             _fill_complete(complete, incomplete, complete_bp, s, t)
     heads = np.full(N, -1, dtype=np.int64)
-    # items: kind 0 complete, 1 incomplete, 2 sibling
+    # explicit stack of items (s, t, dir, kind)
     stack = np.zeros((4 * N + 4, 4), dtype=np.int64)
-    _push(stack, 0, 0, n, 1, 0)
+    _push(stack, 0, 0, n, 1, _COMPLETE)
     top = 1
     while top > 0:
         top -= 1
         s, t, dr, kind = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
         if s == t:
             continue
-        if kind == 0:
-            r = complete_bp[s, t, dr]
-            if dr == 0:
-                _push(stack, top, s, r, 0, 0)
-                _push(stack, top + 1, r, t, 0, 1)
-            else:
-                _push(stack, top, s, r, 1, 1)
-                _push(stack, top + 1, r, t, 1, 0)
-            top += 2
-        elif kind == 1:
+        if kind == _COMPLETE:
+            top = _split_complete(stack, top, s, t, dr, complete_bp[s, t, dr])
+        elif kind == _INCOMPLETE:
             r = incomplete_bp[s, t, dr]
             if dr == 1:
                 heads[t] = s
                 if r == -1:
-                    _push(stack, top, s + 1, t, 0, 0)
+                    _push(stack, top, s + 1, t, 0, _COMPLETE)
                     top += 1
                 else:
-                    _push(stack, top, s, r, 1, 1)
-                    _push(stack, top + 1, r, t, 0, 2)
+                    _push(stack, top, s, r, 1, _INCOMPLETE)
+                    _push(stack, top + 1, r, t, 0, _SIBLING)
                     top += 2
             else:
                 heads[s] = t
                 if r == -1:
-                    _push(stack, top, s, t - 1, 1, 0)
+                    _push(stack, top, s, t - 1, 1, _COMPLETE)
                     top += 1
                 else:
-                    _push(stack, top, s, r, 0, 2)
-                    _push(stack, top + 1, r, t, 0, 1)
+                    _push(stack, top, s, r, 0, _SIBLING)
+                    _push(stack, top + 1, r, t, 0, _INCOMPLETE)
                     top += 2
         else:
             r = sibling_bp[s, t]
-            _push(stack, top, s, r, 1, 0)
-            _push(stack, top + 1, r + 1, t, 0, 0)
+            _push(stack, top, s, r, 1, _COMPLETE)
+            _push(stack, top + 1, r + 1, t, 0, _COMPLETE)
             top += 2
     return heads
 
