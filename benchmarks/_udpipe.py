@@ -25,6 +25,11 @@ keys are silently ignored by UDPipe. Defaults of UDPipe 1.4 worth knowing:
 - ``run=N`` (N >= 2) draws some hyper-parameters at random (UDPipe's random
   search); it is not a seed.
 
+Speed: with the defaults, training takes about 23-26 minutes on the PTB sample
+or CoNLL 2007 Spanish train set (about 80k words, one core).
+``hidden_layer=100;structured_interval=0`` (still 10 iterations) took about
+6 minutes and gave the same test UAS/LAS to within about half a point.
+
 Seeds: UDPipe has no seed option; its parser trainer uses a Mersenne twister
 with the fixed seed 42, so training is deterministic. ``seed=0`` keeps the
 training sentences in the given order (UDPipe's own behaviour); any other

@@ -83,8 +83,10 @@ def udpipe(X, y, X_test, y_test, punct):
         print(f"UDPipe 1 skipped: {exc}")
         return
     # UDPipe ignores XPOS by default; the PTB sample has its tags only there, and both
-    # corpora give gold XPOS that our parsers use
-    options = "embedding_xpostag=20"
+    # corpora give gold XPOS that our parsers use. A smaller hidden layer without the
+    # structured updates trains 4x faster (6 instead of 25 minutes here) and scored
+    # within 0.6 UAS of UDPipe's defaults on both corpora (see _udpipe.py).
+    options = "embedding_xpostag=20;hidden_layer=100;structured_interval=0"
     start = time.perf_counter()
     model = fit_udpipe(X, y, parser_options=options)
     seconds = time.perf_counter() - start
