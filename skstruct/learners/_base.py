@@ -6,6 +6,7 @@ encoding, label encoding, shuffling, dev scoring, early stopping, ``history_``,
 """
 
 import time
+from itertools import chain
 from numbers import Integral, Real
 
 import numpy as np
@@ -181,7 +182,7 @@ class BaseStructuredLearner(BaseEstimator):
         if self.n_features is not None:
             features.set_params(n_features=self.n_features)
         self.features_ = None
-        deprels = split_trees(y)[1]
+        heads, deprels = split_trees(y)
         if deprels is not None:
             self.classes_ = np.unique(np.asarray(flat_labels(deprels, name="deprels")))
         else:
@@ -192,24 +193,23 @@ class BaseStructuredLearner(BaseEstimator):
         self.structure_ = self.decoder_.make_structure(
             encoded.n_features, 0 if deprels is None else self.classes_.size
         )
-        outputs = self._training_outputs(y)
+        outputs = self._training_outputs(heads, deprels)
         self._weights = AveragedWeights(self.structure_.n_weights)
         self._rng = check_random_state(self.random_state) if rng is None else rng
         self.history_ = []
         return encoded, outputs
 
-    def _training_outputs(self, y):
+    def _training_outputs(self, heads, deprels):
         """Gold output ids to learn from: trees (checked first), as the decoder can take
         them (one root word, projective, or lifted)."""
-        heads, deprels = split_trees(y)
         check_heads(heads)
-        heads = check_training_trees(heads, self.decoder_)
-        return self._parser_outputs(heads, deprels, name="y", strict=True)
+        lifted = check_training_trees(heads, self.decoder_)
+        flat_heads = np.fromiter(chain.from_iterable(lifted), dtype=np.int32)
+        return self._parser_outputs(flat_heads, deprels, name="y", strict=True)
 
-    def _parser_outputs(self, heads, deprels, name, strict):
-        """Output ids of checked head lists and their labels (unseen labels raise when
+    def _parser_outputs(self, flat_heads, deprels, name, strict):
+        """Output ids of checked heads (flat) and their labels (unseen labels raise when
         ``strict``, else count as label 0: attachment scores only read the heads)."""
-        flat_heads = check_heads(heads, name=name)
         if not self.structure_.n_labels:
             return self.structure_.encode(flat_heads)
         if deprels is None:
@@ -231,7 +231,7 @@ class BaseStructuredLearner(BaseEstimator):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
         self._resolve()
         if _parses(self.decoder_):  # a fixed (hashed) weight space: nothing grows
-            return self._encode_X(X), self._training_outputs(y)
+            return self._encode_X(X), self._training_outputs(*split_trees(y))
         labels = self._encode_y(y)
         encoded = self.encoder_.partial_fit_transform(self._token_dicts(X))
         if encoded.n_features != self.structure_.n_features:
@@ -366,7 +366,7 @@ class BaseStructuredLearner(BaseEstimator):
         """
         if _parses(self.decoder_):
             heads, deprels = split_trees(y, name=name)
-            return self._parser_outputs(heads, deprels, name=name, strict=False)
+            return self._parser_outputs(check_heads(heads, name=name), deprels, name, strict=False)
         labels = flat_labels(y, name=name)
         index = {label: i for i, label in enumerate(self.classes_.tolist())}
         try:

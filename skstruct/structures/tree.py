@@ -142,12 +142,14 @@ class ArcFactoredTree:
     def add_delta(self, encoded, i, gold, pred, coef, scale):
         """``coef += scale * (phi(x_i, gold) - phi(x_i, pred))``, for any output vectors."""
         start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
-        attrs, work = _attrs(encoded), _tree.scratch(n, 1)
+        attrs = _attrs(encoded)
+        buffer = np.empty(_tree.N_ARC_TEMPLATES + _tree.N_SIBLING_TEMPLATES + n + 1, np.int64)
+        states = np.empty(_tree.N_LABEL_TEMPLATES, dtype=np.uint64)
         for outputs, sign in ((gold, 1.0), (pred, -1.0)):
             heads, labels = self._full(outputs)
             _tree.add_tree_features(
                 attrs, start, n, heads, labels, coef, self.n_features, self.order,
-                self.n_labels, sign * scale, work[3], work[4],
+                self.n_labels, sign * scale, buffer, states,
             )  # fmt: skip
 
 
