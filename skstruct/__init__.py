@@ -9,6 +9,7 @@ from .decoders import ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Vi
 from .features import ArcFeatures, TokenFeatures
 from .learners import (
     SWVP,
+    ExponentiatedGradientSSVM,
     ParameterMixing,
     StructuredPerceptron,
     StructuredWeightedViolationsPerceptron,
@@ -23,6 +24,7 @@ __all__ = [
     "BeamSearch",
     "ChuLiuEdmonds",
     "Eisner",
+    "ExponentiatedGradientSSVM",
     "Greedy",
     "ParameterMixing",
     "StructuredPerceptron",

@@ -516,3 +516,63 @@ def arc_standard_beam(attrs, coef, n_features, beam_size, gold_actions):
         in_beam.append(any(g for _, _, g in beam))
         best_is_gold.append(beam[0][2])
     return beam[0][1].heads[1:], best, gold_scores, in_beam, best_is_gold
+
+
+def eg_alpha_table(
+    examples, C, rates, visits, adaptive, online=True, max_halvings=30, growth=1.1, ceiling=None
+):
+    """The slides' EG algorithm on explicit dual tables ``alpha[i][y]``; yields ``w``
+    after every online step (or batch iteration).
+
+    ``examples``: per example ``(phi, loss, gold, log_alpha)``: features of every
+    output (rows), their losses, the gold row and the initial log-weights of alpha.
+    ``visits``: online, example indices in order; batch, the number of iterations.
+    ``rates``: per example (online) or a one-element list (batch), updated in place:
+    halved until the step raises the dual (when ``adaptive``), times ``growth`` (at
+    most ``ceiling``, default the first rate) after a step taken at once.
+    """
+
+    def normalized(log_weights):
+        log_weights = np.asarray(log_weights, dtype=float)
+        return log_weights - np.logaddexp.reduce(log_weights)
+
+    ceiling = max(rates) if ceiling is None else ceiling
+    deltas = [phi[gold] - phi for phi, _, gold, _ in examples]
+    alphas = [normalized(log_alpha) for *_, log_alpha in examples]  # kept as logs
+
+    def weights(alphas):
+        return C * sum(np.exp(a) @ delta for a, delta in zip(alphas, deltas))
+
+    def dual(alphas):
+        w = weights(alphas)
+        return C * sum(np.exp(a) @ ex[1] for a, ex in zip(alphas, examples)) - 0.5 * w @ w
+
+    def stepped(i, log_alpha, w, eta):
+        margins = deltas[i] @ w
+        return normalized(log_alpha + eta * (examples[i][1] - margins))
+
+    w = weights(alphas)
+    if online:
+        for i in visits:
+            eta = rates[i]
+            for halvings in range(max_halvings + 1):
+                trial = [*alphas[:i], stepped(i, alphas[i], w, eta), *alphas[i + 1 :]]
+                if not adaptive or dual(trial) >= dual(alphas):
+                    alphas = trial
+                    rates[i] = min(eta * growth, ceiling) if adaptive and halvings == 0 else eta
+                    break
+                eta /= 2
+            w = weights(alphas)
+            yield w
+        return
+    for _ in range(visits):
+        eta = rates[0]
+        for halvings in range(max_halvings + 1):
+            trial = [stepped(i, a, w, eta) for i, a in enumerate(alphas)]
+            if not adaptive or dual(trial) >= dual(alphas):
+                alphas = trial
+                rates[0] = min(eta * growth, ceiling) if adaptive and halvings == 0 else eta
+                break
+            eta /= 2
+        w = weights(alphas)
+        yield w

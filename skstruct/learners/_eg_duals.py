@@ -1,0 +1,323 @@
+"""Factored dual variables of the EG structured SVM, one class per output structure.
+
+Collins et al. keep ``alpha_{i,y} ∝ exp(sum_{r in y} theta_{i,r})``: one potential per
+part of each example instead of one variable per output. Everything the learner
+needs from ``alpha`` is a marginal over parts: the expected features (for ``w``)
+and the expected loss (for the dual objective).
+
+Chains: unary parts ``(t, label)`` carry their own potentials; every transition part
+of a sentence has the features of its label pair wherever it sits and no loss, so
+its EG updates are the same at every position and one ``(L, L)`` matrix per sentence
+holds them exactly (likewise start and stop). Trees: one potential per possible arc.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._kernels import eg as _eg
+from .._kernels import tree as _tree
+from .._kernels.chain_marginals import forward_backward
+from .._kernels.tree_marginals import inside_outside, matrix_tree
+from ..structures.tree import _attrs
+
+
+def gold_potential(n_choices):
+    """Initial potential of gold parts: with all else zero, a token (a word) picks its
+    gold label (head) out of ``n_choices`` with probability 0.99.
+
+    The dual starts next to the gold outputs, where ``w = 0``; starting further away
+    (0.9) gives a large first ``w`` that costs many epochs to undo, and starting
+    closer leaves EG's multiplicative steps too little mass to grow from.
+    """
+    return float(np.log(99.0 * max(n_choices - 1, 1)))
+
+
+class Proposal(NamedTuple):
+    """New potentials and marginals of one example, and its expected loss under them."""
+
+    theta: tuple
+    mu: tuple
+    expected_loss: float
+
+
+class ChainDual:
+    """Dual variables of a first-order :class:`~skstruct.structures.LinearChain`."""
+
+    def __init__(self, structure, encoded, gold, C):
+        self.structure, self.encoded, self.C = structure, encoded, C
+        self.gold = np.asarray(gold, dtype=np.int64)
+        L, n_sentences = structure.n_labels, encoded.n_sentences
+        self.theta_unary = np.zeros((encoded.n_tokens, L))
+        self.theta_unary[np.arange(encoded.n_tokens), self.gold] = gold_potential(L)
+        self.theta_pair = np.zeros((n_sentences, L, L))
+        self.theta_start = np.zeros((n_sentences, L))
+        self.theta_stop = np.zeros((n_sentences, L))
+        self.mu_unary = np.empty_like(self.theta_unary)
+        self.mu_pair = np.empty_like(self.theta_pair)
+        self.expected_loss = np.empty(n_sentences)
+        for i in range(n_sentences):
+            lo, hi = self._bounds(i)
+            self.expected_loss[i] = self._marginals(
+                i, self._theta(i), self.mu_unary[lo:hi], self.mu_pair[i]
+            )
+        longest = int(np.max(np.diff(encoded.offsets), initial=1))
+        per_token = int(np.max(np.diff(encoded.indptr), initial=1))
+        self._stamp = np.zeros(structure.n_features, dtype=np.int64)
+        self._mark = 0
+        self._rows = np.empty(longest * per_token, dtype=np.int64)
+        self._saved = np.empty((longest * per_token, L))
+
+    def _bounds(self, i):
+        return int(self.encoded.offsets[i]), int(self.encoded.offsets[i + 1])
+
+    def _theta(self, i):
+        lo, hi = self._bounds(i)
+        return self.theta_unary[lo:hi], self.theta_pair[i], self.theta_start[i], self.theta_stop[i]
+
+    def _marginals(self, i, theta, mu_unary, mu_pair):
+        """Fill ``mu_*`` from ``theta``; return the expected Hamming loss."""
+        unary, pair, start, stop = theta
+        n = unary.shape[0]
+        forward_backward(unary, n, pair, start, stop, mu_unary, mu_pair)
+        lo, hi = self._bounds(i)
+        return n - float(mu_unary[np.arange(n), self.gold[lo:hi]].sum())
+
+    def propose(self, i, coef, eta):
+        """The EG step ``theta_r += eta * (loss_r + w . phi_r)`` for example ``i``."""
+        lo, hi = self._bounds(i)
+        _, transition, start, stop, _ = self.structure.split(coef)
+        unary = self.structure.unary(self.encoded, i, coef)
+        unary += 1.0  # Hamming loss of every label ...
+        unary[np.arange(hi - lo), self.gold[lo:hi]] -= 1.0  # ... but the gold one
+        old_unary, old_pair, old_start, old_stop = self._theta(i)
+        unary *= eta
+        unary += old_unary
+        _eg.normalize_rows(unary)
+        pair = old_pair + eta * transition
+        pair -= pair.max()  # every output has n - 1 transitions: a shift changes nothing
+        first = old_start + eta * start
+        first -= first.max()
+        last = old_stop + eta * stop
+        last -= last.max()
+        theta = (unary, pair, first, last)
+        mu = (np.empty_like(unary), np.empty_like(pair))
+        return Proposal(theta, mu, self._marginals(i, theta, *mu))
+
+    def accept(self, i, proposal):
+        lo, hi = self._bounds(i)
+        for target, value in zip(self._theta(i), proposal.theta):
+            target[...] = value
+        self.mu_unary[lo:hi], self.mu_pair[i] = proposal.mu
+        self.expected_loss[i] = proposal.expected_loss
+
+    def apply(self, i, proposal, coef):
+        """``w += C * (E_alpha[phi] - E_proposal[phi])`` for example ``i``; returns the
+        change of ``||w||^2``, the squared norm of the touched weights before (the
+        scale of its rounding error) and a function that undoes the change."""
+        lo, hi = self._bounds(i)
+        emission, transition, start, stop, _ = self.structure.split(coef)
+        d_unary = proposal.mu[0] - self.mu_unary[lo:hi]
+        self._mark += 1
+        k = _eg.scatter_emissions(
+            self.encoded.indptr, self.encoded.indices, self.encoded.data, lo, hi, d_unary,
+            emission, -self.C, True, self._stamp, self._mark, self._rows, self._saved,
+        )  # fmt: skip
+        rows, saved = self._rows[:k].copy(), self._saved[:k].copy()
+        tail = coef[emission.size :]
+        saved_tail = tail.copy()
+        transition -= self.C * (proposal.mu[1] - self.mu_pair[i])
+        start -= self.C * d_unary[0]
+        stop -= self.C * d_unary[-1]
+        before = _sq(saved) + _sq(saved_tail)
+        change = _sq(emission[rows]) + _sq(tail) - before
+
+        def undo():
+            emission[rows] = saved
+            tail[...] = saved_tail
+
+        return change, before, undo
+
+    def coef(self):
+        """``w = C * sum_i (phi(x_i, y_i) - E_{alpha_i}[phi])``, computed afresh."""
+        coef = np.zeros(self.structure.n_weights)
+        emission, transition, start, stop, _ = self.structure.split(coef)
+        offsets, n_tokens = self.encoded.offsets, self.encoded.n_tokens
+        residual = -self.mu_unary
+        residual[np.arange(n_tokens), self.gold] += 1.0
+        _eg.scatter_emissions(
+            self.encoded.indptr, self.encoded.indices, self.encoded.data, 0, n_tokens, residual,
+            emission, self.C, False, self._stamp, 0, self._rows, self._saved,
+        )  # fmt: skip
+        firsts, lasts = offsets[:-1], offsets[1:] - 1
+        np.add.at(transition, (self.gold[:-1], self.gold[1:]), self.C)
+        np.add.at(transition, (self.gold[lasts[:-1]], self.gold[firsts[1:]]), -self.C)
+        transition -= self.C * self.mu_pair.sum(axis=0)
+        start += self.C * residual[firsts].sum(axis=0)
+        stop += self.C * residual[lasts].sum(axis=0)
+        return coef
+
+    def hinge(self, coef):
+        """``max_y (loss(y) + w . phi(y)) - w . phi(y_i)`` of every example."""
+        _, transition, start, stop, _ = self.structure.split(coef)
+        out = np.empty(self.encoded.n_sentences)
+        for i in range(self.encoded.n_sentences):
+            lo, hi = self._bounds(i)
+            gold = self.gold[lo:hi]
+            unary = self.structure.unary(self.encoded, i, coef)
+            gold_score = _path_score(unary, gold, transition, start, stop)
+            unary += 1.0
+            unary[np.arange(hi - lo), gold] -= 1.0
+            path = self.structure.argmax(unary, coef)
+            out[i] = _path_score(unary, path, transition, start, stop) - gold_score
+        return out
+
+    def snapshot(self):
+        return tuple(a.copy() for a in self._state())
+
+    def restore(self, snapshot):
+        for target, value in zip(self._state(), snapshot):
+            target[...] = value
+
+    def _state(self):
+        return (
+            self.theta_unary, self.theta_pair, self.theta_start, self.theta_stop,
+            self.mu_unary, self.mu_pair, self.expected_loss,
+        )  # fmt: skip
+
+
+class TreeDual:
+    """Dual variables of a first-order, unlabelled
+    :class:`~skstruct.structures.ArcFactoredTree`: one potential per possible arc."""
+
+    def __init__(self, structure, encoded, gold, C):
+        self.structure, self.encoded, self.C = structure, encoded, C
+        self.gold = np.asarray(gold, dtype=np.int64)
+        self.attrs = _attrs(encoded)
+        lengths = np.diff(encoded.offsets)
+        self._blocks = np.zeros(lengths.size + 1, dtype=np.int64)
+        np.cumsum((lengths + 1) ** 2, out=self._blocks[1:])
+        self.theta = np.zeros(self._blocks[-1])
+        self.mu = np.empty_like(self.theta)
+        self.expected_loss = np.empty(lengths.size)
+        self._marginal_kernel = inside_outside if structure.projective else matrix_tree
+        for i in range(lengths.size):
+            n, gold = self._gold(i)
+            theta = self._square(self.theta, i)
+            theta[:, 0] = -np.inf
+            np.fill_diagonal(theta, -np.inf)
+            theta[gold, np.arange(1, n + 1)] = gold_potential(n)
+            self.expected_loss[i] = self._marginals(i, theta, self._square(self.mu, i))
+        longest = int(np.max(lengths, initial=1))
+        self._buffer = _tree.scratch(longest, 1)[3]
+        size = (longest + 1) ** 2 * _tree.N_ARC_TEMPLATES
+        self._stamp = np.zeros(structure.n_features, dtype=np.int64)
+        self._mark = 0
+        self._ids = np.empty(size, dtype=np.int64)
+        self._saved = np.empty(size)
+        self._scores = np.empty((longest + 1, longest + 1))
+
+    def _square(self, flat, i):
+        N = int(self.encoded.offsets[i + 1] - self.encoded.offsets[i]) + 1
+        return flat[self._blocks[i] : self._blocks[i + 1]].reshape(N, N)
+
+    def _gold(self, i):
+        lo, hi = int(self.encoded.offsets[i]), int(self.encoded.offsets[i + 1])
+        return hi - lo, self.gold[lo:hi]
+
+    def _marginals(self, i, theta, mu):
+        n, gold = self._gold(i)
+        self._marginal_kernel(theta, n, self.structure.single_root, mu)
+        return n - float(mu[gold, np.arange(1, n + 1)].sum())
+
+    def _arc_scores(self, i, coef):
+        n, _ = self._gold(i)
+        out = self._scores[: n + 1, : n + 1]
+        start = self.encoded.offsets[i]
+        _tree.arc_scores(self.attrs, start, n, coef, self.structure.n_features, out, self._buffer)
+        return out
+
+    def _loss(self, i):
+        n, gold = self._gold(i)
+        loss = np.ones((n + 1, n + 1))
+        loss[gold, np.arange(1, n + 1)] = 0.0
+        return loss
+
+    def propose(self, i, coef, eta):
+        """The EG step ``theta_(h,d) += eta * (loss_(h,d) + w . phi(h, d))``."""
+        theta = self._square(self.theta, i) + eta * (self._loss(i) + self._arc_scores(i, coef))
+        _eg.normalize_rows(theta.T)  # every word has one head: a column shift changes nothing
+        mu = np.empty_like(theta)
+        return Proposal((theta,), (mu,), self._marginals(i, theta, mu))
+
+    def accept(self, i, proposal):
+        self._square(self.theta, i)[...] = proposal.theta[0]
+        self._square(self.mu, i)[...] = proposal.mu[0]
+        self.expected_loss[i] = proposal.expected_loss
+
+    def apply(self, i, proposal, coef):
+        """As :meth:`ChainDual.apply`."""
+        n, _ = self._gold(i)
+        d_mu = proposal.mu[0] - self._square(self.mu, i)
+        self._mark += 1
+        k = _eg.scatter_arcs(
+            self.attrs, self.encoded.offsets[i], n, d_mu, coef, self.structure.n_features,
+            -self.C, self._buffer, True, self._stamp, self._mark, self._ids, self._saved,
+        )  # fmt: skip
+        ids, saved = self._ids[:k].copy(), self._saved[:k].copy()
+
+        def undo():
+            coef[ids] = saved
+
+        before = _sq(saved)
+        return _sq(coef[ids]) - before, before, undo
+
+    def coef(self):
+        """As :meth:`ChainDual.coef`."""
+        coef = np.zeros(self.structure.n_weights)
+        for i in range(self.expected_loss.size):
+            n, gold = self._gold(i)
+            residual = -self._square(self.mu, i)
+            residual[gold, np.arange(1, n + 1)] += 1.0
+            _eg.scatter_arcs(
+                self.attrs, self.encoded.offsets[i], n, residual, coef,
+                self.structure.n_features, self.C, self._buffer, False, self._stamp, 0,
+                self._ids, self._saved,
+            )  # fmt: skip
+        return coef
+
+    def hinge(self, coef):
+        """As :meth:`ChainDual.hinge`, by loss-augmented Eisner or Chu-Liu-Edmonds."""
+        out = np.empty(self.expected_loss.size)
+        for i in range(out.size):
+            n, gold = self._gold(i)
+            words = np.arange(1, n + 1)
+            scores = self._arc_scores(i, coef)
+            gold_score = scores[gold, words].sum()
+            augmented = scores + self._loss(i)
+            search = augmented.copy()
+            if self.structure.single_root:
+                _tree.single_root_penalty(search, n)
+            if self.structure.projective:
+                heads = _tree.eisner(search, n)
+            else:
+                heads = _tree.chu_liu_edmonds(search)
+            out[i] = augmented[heads[1:], words].sum() - gold_score
+        return out
+
+    def snapshot(self):
+        return self.theta.copy(), self.mu.copy(), self.expected_loss.copy()
+
+    def restore(self, snapshot):
+        for target, value in zip((self.theta, self.mu, self.expected_loss), snapshot):
+            target[...] = value
+
+
+def _sq(values):
+    return float(np.dot(values.ravel(), values.ravel()))
+
+
+def _path_score(unary, path, transition, start, stop):
+    n = path.shape[0]
+    score = unary[np.arange(n), path].sum() + start[path[0]] + stop[path[-1]]
+    return float(score + transition[path[:-1], path[1:]].sum())

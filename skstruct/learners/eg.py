@@ -1,0 +1,327 @@
+"""ExponentiatedGradientSSVM: the structured SVM trained by exponentiated gradient on
+its dual (Collins, Bartlett, McAllester & Taskar; Collins et al. JMLR 2008)."""
+
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.base import clone
+from sklearn.utils import check_random_state
+from tqdm.auto import tqdm
+
+from ..decoders.chain import Viterbi
+from ..decoders.tree import ChuLiuEdmonds, Eisner
+from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
+from ..utils.validation import check_sequences_and_labels
+from ._eg_duals import ChainDual, TreeDual
+from ._model import StructuredModel, _parses
+
+#: An adaptive step is halved at most this many times before the example is skipped.
+MAX_HALVINGS = 30
+#: An adaptive rate that needed no halving grows by this factor for the next step.
+GROWTH = 1.1
+
+
+class ExponentiatedGradientSSVM(StructuredModel):
+    """Structured SVM (max-margin Markov network) trained by exponentiated gradient.
+
+    Minimises the primal ``P(w) = 1/2 ||w||^2 + C sum_i max_y (L(y_i, y) - w .
+    (phi(x_i, y_i) - phi(x_i, y)))`` through its dual: one distribution ``alpha_i``
+    over the outputs of each example, ``w = C sum_i sum_y alpha_{i,y} (phi(x_i, y_i) -
+    phi(x_i, y))`` and ``D(alpha) = C sum_i E_{alpha_i}[L] - 1/2 ||w||^2``. The EG
+    step is the slides' ``alpha_{i,y} ∝ alpha_{i,y} exp(eta (L_{i,y} - M_{i,y}))``
+    with margins ``M_{i,y} = w . (phi(x_i, y_i) - phi(x_i, y))``.
+
+    The ``alpha_i`` are never stored: with features and Hamming loss that decompose
+    over parts (token labels and label bigrams; arcs), ``alpha_{i,y} ∝ exp(sum_{r in
+    y} theta_{i,r})`` and the step becomes ``theta_{i,r} += eta (l_{i,r} + w .
+    phi(x_i, r))``. Expected features and losses come from marginals: forward-backward
+    on chains, inside-outside on projective trees, the matrix-tree theorem on
+    non-projective ones.
+
+    Parameters
+    ----------
+    decoder : Viterbi, Eisner, ChuLiuEdmonds or None, default=None
+        The structure: ``Viterbi()`` (first-order chain, the default), ``Eisner()``
+        (first-order projective trees) or ``ChuLiuEdmonds()`` (any tree); with
+        ``single_root`` the dual ranges over single-root trees. Predictions are this
+        decoder's argmax under ``w``.
+    features : transformer or None, default=None
+        As for :class:`~skstruct.StructuredPerceptron`; for parsers an
+        :class:`~skstruct.ArcFeatures` (the default).
+    n_features : int or None, default=None
+        Hash features into this many columns (``None``: exact vocabulary for chains,
+        ``ArcFeatures``' own size for parsers).
+    C : float, default=1.0
+        Weight of the hinge losses against ``1/2 ||w||^2``; larger fits the training
+        data harder.
+    learning_rate : float, default=0.5
+        ``eta`` in the EG step (the starting value when ``adaptive``).
+    adaptive : bool, default=True
+        Accept a step only if it raises the dual objective; otherwise halve the rate
+        and retry (up to 30 times, then leave the example alone this epoch). A step
+        taken at once lets the rate grow by 10% for the next one. Online, each
+        example keeps its own rate; in batch mode there is one. The dual then rises
+        monotonically whatever ``learning_rate`` is.
+    online : bool, default=True
+        Online EG (update one example's ``alpha_i`` and ``w`` in turn, the JMLR paper's
+        faster variant) or batch EG (all examples against the same ``w``, then ``w``
+        recomputed).
+    max_iter : int, default=30
+        Epochs (passes over the training data).
+    tol : float or None, default=1e-3
+        Stop when the duality gap ``P - D`` is at most ``tol * P`` (a bound on the
+        relative suboptimality of ``w``). ``None`` runs all ``max_iter`` epochs.
+    loss : {"hamming"}, default="hamming"
+        Per-token (per-word head) Hamming loss ``L(y_i, y)``, the part-wise loss the
+        factored form needs.
+    shuffle : bool, default=True
+        Online: visit the examples in a new random order every epoch.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the visiting order.
+    verbose : int, default=0
+        Progress bar over epochs with the duality gap.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_weights,)
+        The primal weights ``w``, laid out by ``structure_``.
+    classes_ : ndarray of shape (n_labels,)
+        Labels (sequence labelling only).
+    structure_ : LinearChain or ArcFactoredTree
+    encoder_ : TokenDictEncoder or ArcFeatures
+    features_ : transformer or None
+    decoder_ : Viterbi, Eisner or ChuLiuEdmonds
+    n_iter_ : int
+        Epochs run.
+    history_ : list of dict
+        Per epoch, after it: ``primal`` ``P(w)``, ``dual`` ``D(alpha)``, ``gap``
+        (``P - D >= 0``), ``mean_rate`` (mean ``eta`` of the accepted steps),
+        ``rejected`` (steps halved), ``skipped`` (examples left alone), ``dev_score``
+        (token accuracy or UAS of ``w`` on the development set, or None) and
+        ``seconds``.
+
+    References
+    ----------
+    M. Collins, A. Globerson, T. Koo, X. Carreras and P. L. Bartlett (2008).
+    Exponentiated gradient algorithms for conditional random fields and max-margin
+    Markov networks. JMLR 9, 1775-1822.
+
+    P. L. Bartlett, M. Collins, B. Taskar and D. McAllester (2004). Exponentiated
+    gradient algorithms for large-margin structured classification. NIPS.
+
+    Examples
+    --------
+    >>> from skstruct import ExponentiatedGradientSSVM, TokenFeatures
+    >>> from skstruct.datasets import make_chain_data
+    >>> X, y = make_chain_data(200, random_state=0)
+    >>> model = ExponentiatedGradientSSVM(features=TokenFeatures(), C=0.1, random_state=0)
+    >>> model.fit(X[:150], y[:150]).predict(X[150:151])[0][:4]
+    ['L1', 'L1', 'L1', 'L1']
+    >>> round(model.score(X[150:], y[150:]), 2)
+    0.96
+    >>> last = model.history_[-1]
+    >>> bool(last["primal"] >= last["dual"])
+    True
+    """
+
+    _parameter_constraints: dict = {
+        "decoder": [HasMethods(["make_structure", "search_width"]), None],
+        "features": [HasMethods(["fit", "transform"]), None],
+        "n_features": [Interval(Integral, 1, None, closed="left"), None],
+        "C": [Interval(Real, 0, None, closed="neither")],
+        "learning_rate": [Interval(Real, 0, None, closed="neither")],
+        "adaptive": ["boolean"],
+        "online": ["boolean"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left"), None],
+        "loss": [StrOptions({"hamming"})],
+        "shuffle": ["boolean"],
+        "random_state": ["random_state"],
+        "verbose": ["verbose"],
+    }
+
+    def __init__(
+        self,
+        decoder=None,
+        *,
+        features=None,
+        n_features=None,
+        C=1.0,
+        learning_rate=0.5,
+        adaptive=True,
+        online=True,
+        max_iter=30,
+        tol=1e-3,
+        loss="hamming",
+        shuffle=True,
+        random_state=None,
+        verbose=0,
+    ):
+        self.decoder = decoder
+        self.features = features
+        self.n_features = n_features
+        self.C = C
+        self.learning_rate = learning_rate
+        self.adaptive = adaptive
+        self.online = online
+        self.max_iter = max_iter
+        self.tol = tol
+        self.loss = loss
+        self.shuffle = shuffle
+        self.random_state = random_state
+        self.verbose = verbose
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, *, X_dev=None, y_dev=None):
+        """Run EG on the dual for up to ``max_iter`` epochs.
+
+        Parameters
+        ----------
+        X : list of sequences
+            Token feature dicts, raw tokens with ``features``, or for parsers token
+            dicts with ``form`` and ``pos`` (as :class:`~skstruct.ArcFeatures` reads).
+        y : list of label sequences or head lists
+        X_dev, y_dev : list, default=None
+            Scored after every epoch (``history_``).
+
+        Returns
+        -------
+        self : object
+        """
+        _check_decoder(self.decoder)
+        X, y = check_sequences_and_labels(X, y)
+        if (X_dev is None) != (y_dev is None):
+            raise ValueError("Pass both X_dev and y_dev, or neither.")
+        if X_dev is not None:
+            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
+        rng = check_random_state(self.random_state)
+        encoded, gold = self._initialize(X, y, classes=None, rng=rng)
+        if _parses(self.decoder_):
+            if self.structure_.n_labels:
+                raise ValueError(
+                    "ExponentiatedGradientSSVM parses unlabelled trees: pass y as head "
+                    "lists, not (head, deprel) pairs."
+                )
+            heads = self.structure_.split_outputs(gold)[0]
+            dual = TreeDual(self.structure_, encoded, heads, self.C)
+        else:
+            dual = ChainDual(self.structure_, encoded, gold, self.C)
+        dev = None
+        if X_dev is not None:
+            dev = (self._encode_X(X_dev, "X_dev"), self._encode_y(y_dev, name="y_dev"))
+        coef = dual.coef()
+        rates = np.full(encoded.n_sentences, float(self.learning_rate))
+        rate = float(self.learning_rate)
+        self.n_iter_ = 0
+        epochs = tqdm(range(self.max_iter), desc=type(self).__name__, unit="epoch",
+                      disable=not self.verbose, leave=False)  # fmt: skip
+        for _ in epochs:
+            start = time.perf_counter()
+            if self.online:
+                order = rng.permutation(encoded.n_sentences) if self.shuffle else None
+                counts = online_epoch(dual, coef, order, rates, self.adaptive, self.learning_rate)
+                coef = dual.coef()  # afresh: no drift from millions of small updates
+            else:
+                coef, rate, counts = batch_step(dual, coef, rate, self.adaptive, self.learning_rate)
+            seconds = time.perf_counter() - start
+            self.n_iter_ += 1
+            record = {"epoch": self.n_iter_, **objectives(dual, coef), **counts}
+            record["dev_score"] = None if dev is None else self._token_accuracy(*dev, coef)
+            record["seconds"] = seconds
+            self.history_.append(record)
+            if self.verbose:
+                epochs.set_postfix(gap=record["gap"], dev=record["dev_score"])
+            if self.tol is not None and record["gap"] <= self.tol * record["primal"]:
+                break
+        self.coef_ = coef
+        return self
+
+
+def _check_decoder(decoder):
+    """Refuse structures whose marginals this learner cannot compute, before any work."""
+    if decoder is None:
+        return
+    clone(decoder)._validate_params()
+    exact_first_order = (isinstance(decoder, Viterbi) and decoder.order == 1) or (
+        isinstance(decoder, Eisner) and decoder.order == 1
+    )
+    if not (exact_first_order or isinstance(decoder, ChuLiuEdmonds)):
+        raise ValueError(
+            f"ExponentiatedGradientSSVM needs exact marginals: use Viterbi(order=1), "
+            f"Eisner(order=1) or ChuLiuEdmonds(), not {decoder!r}."
+        )
+
+
+def online_step(dual, i, coef, rate, adaptive, ceiling=np.inf):
+    """One EG step on example ``i``, updating ``coef`` in place.
+
+    Returns the rate for this example's next step (adaptive: grown after a step taken
+    at once, halved as often as the step was; the old one when every halving was
+    rejected and the example left alone) and the number of halvings.
+    """
+    step = rate
+    for halvings in range(MAX_HALVINGS + 1):
+        proposal = dual.propose(i, coef, step)
+        change, scale, undo = dual.apply(i, proposal, coef)
+        gain = dual.C * (proposal.expected_loss - dual.expected_loss[i]) - 0.5 * change
+        # at a block's optimum the gain is rounding noise: rejecting it would shrink
+        # the rate to nothing for the rest of training
+        noise = 1e-12 * (scale + dual.C * dual.expected_loss.size + 1.0)
+        if not adaptive or gain >= -noise:
+            dual.accept(i, proposal)
+            return _next_rate(step, halvings, adaptive, ceiling), halvings
+        undo()
+        step /= 2.0
+    return rate, MAX_HALVINGS + 1
+
+
+def _next_rate(step, halvings, adaptive, ceiling):
+    return min(step * GROWTH, ceiling) if adaptive and halvings == 0 else step
+
+
+def online_epoch(dual, coef, order, rates, adaptive, ceiling):
+    """Online EG over the examples in ``order`` (all, in turn, when None); each
+    example's rate in ``rates`` is updated in place."""
+    order = range(rates.size) if order is None else order
+    used, rejected, skipped = [], 0, 0
+    for i in order:
+        rates[i], halvings = online_step(dual, i, coef, rates[i], adaptive, ceiling)
+        rejected += halvings
+        if halvings > MAX_HALVINGS:
+            skipped += 1
+        else:
+            used.append(rates[i])
+    return {"mean_rate": float(np.mean(used)) if used else None,
+            "rejected": rejected, "skipped": skipped}  # fmt: skip
+
+
+def batch_step(dual, coef, rate, adaptive, ceiling=np.inf):
+    """One batch EG iteration: every example steps against the same ``w``; returns
+    the new ``w``, the rate for the next iteration (as in :func:`online_step`) and
+    counts."""
+    before, step = dual_objective(dual, coef), rate
+    snapshot = dual.snapshot() if adaptive else None
+    for halvings in range(MAX_HALVINGS + 1):
+        for i in range(dual.expected_loss.size):
+            dual.accept(i, dual.propose(i, coef, step))
+        new_coef = dual.coef()
+        if not adaptive or dual_objective(dual, new_coef) >= before:
+            counts = {"mean_rate": step, "rejected": halvings, "skipped": 0}
+            return new_coef, _next_rate(step, halvings, adaptive, ceiling), counts
+        dual.restore(snapshot)
+        step /= 2.0
+    counts = {"mean_rate": None, "rejected": halvings + 1, "skipped": dual.expected_loss.size}
+    return coef, rate, counts
+
+
+def dual_objective(dual, coef):
+    return dual.C * float(dual.expected_loss.sum()) - 0.5 * float(coef @ coef)
+
+
+def objectives(dual, coef):
+    """Primal, dual and gap at ``w = coef`` (which must be the dual's ``w``)."""
+    hinge = dual.hinge(coef)
+    primal = 0.5 * float(coef @ coef) + dual.C * float(hinge.sum())
+    value = dual_objective(dual, coef)
+    return {"primal": primal, "dual": value, "gap": primal - value}

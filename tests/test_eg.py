@@ -1,0 +1,295 @@
+"""The EG structured SVM: factored iterates = the slides' explicit alpha tables, the
+duality gap closes, the optimum = an n-slack QP solved by scipy, and the estimator."""
+
+import itertools
+
+import numpy as np
+import pytest
+from scipy.optimize import minimize
+from sklearn.base import clone
+from sklearn.model_selection import GridSearchCV, cross_val_score
+from sklearn.pipeline import make_pipeline
+
+from skstruct import (
+    ArcStandard,
+    BeamSearch,
+    ChuLiuEdmonds,
+    Eisner,
+    ExponentiatedGradientSSVM,
+    StructuredPerceptron,
+    TokenFeatures,
+    Viterbi,
+)
+from skstruct._kernels import eg as _eg
+from skstruct._kernels import tree as _tree
+from skstruct.datasets import make_chain_data
+from skstruct.learners._eg_duals import ChainDual, TreeDual, gold_potential
+from skstruct.learners.eg import batch_step, dual_objective, objectives, online_step
+from skstruct.structures import ArcFactoredTree, LinearChain
+from tests import naive
+from tests.kernels.test_chain import _encode
+from tests.kernels.test_tree import _encoded as _encode_trees
+from tests.kernels.test_tree import _sentence
+from tests.test_contract import _tree_data
+
+N_FEATURES, N_LABELS = 5, 3
+
+
+def _chain_problem(seed, n_sentences=3, max_tokens=3):
+    """Random sparse sentences, their dual, and the twin's explicit examples."""
+    rng = np.random.default_rng(seed)
+    sentences, labels = [], []
+    for _ in range(n_sentences):
+        n = int(rng.integers(1, max_tokens + 1))
+        sentences.append(
+            [
+                [(int(f), float(rng.choice([1.0, 0.5, -1.0])))
+                 for f in rng.choice(N_FEATURES, size=int(rng.integers(1, 3)), replace=False)]
+                for _ in range(n)
+            ]
+        )  # fmt: skip
+        labels.append([int(v) for v in rng.integers(0, N_LABELS, size=n)])
+    model = naive.ChainModel(N_FEATURES, N_LABELS)
+    kappa = gold_potential(N_LABELS)
+    examples = []
+    for sentence, gold in zip(sentences, labels):
+        paths = list(naive.all_paths(len(gold), N_LABELS))
+        phi = np.array([model.to_flat(model.phi(sentence, p)) for p in paths])
+        loss = np.array([sum(a != b for a, b in zip(p, gold)) for p in paths], dtype=float)
+        examples.append((phi, loss, paths.index(tuple(gold)), kappa * (len(gold) - loss)))
+    structure = LinearChain(N_FEATURES, N_LABELS, order=1)
+    encoded = _encode(sentences, N_FEATURES)
+    flat_gold = np.array([g for lab in labels for g in lab], dtype=np.int32)
+    return structure, encoded, flat_gold, examples
+
+
+def _tree_problem(seed, projective, single_root, n_sentences=3, max_words=4, n_features=64):
+    rng = np.random.default_rng(seed)
+    sentences, heads = [], []
+    for k in range(n_sentences):
+        n = int(rng.integers(1, max_words + 1))
+        sentences.append(_sentence(seed * 10 + k, n, vocab=3))
+        trees = list(naive.all_trees(n, projective=projective, single_root=single_root))
+        heads.append(trees[int(rng.integers(len(trees)))])
+    examples = []
+    for attrs, gold in zip(sentences, heads):
+        n = len(attrs)
+        trees = list(naive.all_trees(n, projective=projective, single_root=single_root))
+        phi = np.zeros((len(trees), n_features))
+        for row, t in enumerate(trees):
+            np.add.at(phi[row], naive.tree_features(attrs.tolist(), t, n_features), 1.0)
+        loss = np.array([sum(a != b for a, b in zip(t[1:], gold[1:])) for t in trees], float)
+        examples.append((phi, loss, trees.index(gold), gold_potential(n) * (n - loss)))
+    structure = ArcFactoredTree(n_features, order=1, projective=projective,
+                                single_root=single_root)  # fmt: skip
+    encoded = _encode_trees(sentences)
+    flat_gold = np.array([h for t in heads for h in t[1:]], dtype=np.int64)
+    return structure, encoded, flat_gold, examples
+
+
+def _dual(kind, seed, C):
+    if kind == "chain":
+        structure, encoded, gold, examples = _chain_problem(seed)
+        return ChainDual(structure, encoded, gold, C), examples
+    projective, single_root = {"eisner": (True, False), "eisner-1root": (True, True),
+                               "matrix-tree": (False, False)}[kind]  # fmt: skip
+    structure, encoded, gold, examples = _tree_problem(seed, projective, single_root)
+    return TreeDual(structure, encoded, gold, C), examples
+
+
+KINDS = ["chain", "eisner", "eisner-1root", "matrix-tree"]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("adaptive", [False, True])
+@pytest.mark.parametrize("C, rate", [(1.0, 0.3), (4.0, 2.0)])
+def test_online_iterates_equal_the_explicit_alpha_tables(kind, adaptive, C, rate):
+    dual, examples = _dual(kind, seed=7, C=C)
+    coef = dual.coef()
+    twin_rates = [rate] * len(examples)
+    visits = [0, 1, 2, 2, 0, 1, 1, 0, 2, 0]
+    twin = naive.eg_alpha_table(examples, C, twin_rates, visits, adaptive)
+    rates = np.full(len(examples), rate)
+    for step, (i, expected) in enumerate(zip(visits, twin)):
+        rates[i], _ = online_step(dual, i, coef, rates[i], adaptive, ceiling=rate)
+        np.testing.assert_allclose(coef, expected, atol=1e-9, err_msg=f"step {step}")
+    assert rates.tolist() == twin_rates
+    np.testing.assert_allclose(dual.coef(), coef, atol=1e-9)  # incremental = afresh
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("adaptive", [False, True])
+def test_batch_iterates_equal_the_explicit_alpha_tables(kind, adaptive):
+    C, rate = 4.0, 2.0
+    dual, examples = _dual(kind, seed=3, C=C)
+    coef, twin_rate = dual.coef(), [rate]
+    for expected in naive.eg_alpha_table(examples, C, twin_rate, 6, adaptive, online=False):
+        coef, rate, _ = batch_step(dual, coef, rate, adaptive, ceiling=2.0)
+        np.testing.assert_allclose(coef, expected, atol=1e-9)
+    assert rate == twin_rate[0]
+
+
+def _n_slack_optimum(examples, C):
+    """min 1/2 ||w||^2 + C sum_i xi_i  s.t.  w . (phi_gold - phi_y) >= L_y - xi_i,
+    every output y of every example enumerated (SLSQP)."""
+    d, n = examples[0][0].shape[1], len(examples)
+
+    def objective(v):
+        return 0.5 * v[:d] @ v[:d] + C * v[d:].sum()
+
+    def gradient(v):
+        return np.concatenate([v[:d], np.full(n, C)])
+
+    rows, offsets = [], []
+    for i, (phi, loss, gold, _) in enumerate(examples):
+        slack = np.zeros((len(loss), n))
+        slack[:, i] = 1.0
+        rows.append(np.hstack([phi[gold] - phi, slack]))
+        offsets.append(loss)
+    A, b = np.vstack(rows), np.concatenate(offsets)
+    constraints = [
+        {"type": "ineq", "fun": lambda v: A @ v - b, "jac": lambda v: A},
+        {"type": "ineq", "fun": lambda v: v[d:], "jac": lambda v: np.eye(n, d + n, d)},
+    ]
+    result = minimize(objective, np.zeros(d + n), jac=gradient, constraints=constraints,
+                      method="SLSQP", options={"ftol": 1e-12, "maxiter": 1000})  # fmt: skip
+    assert result.success, result.message
+    return result.fun, result.x[:d]
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_gap_closes_on_the_n_slack_optimum(kind):
+    C = 2.0
+    dual, examples = _dual(kind, seed=11, C=C)
+    coef, rates = dual.coef(), np.full(len(examples), 0.5)
+    gaps = []
+    for _ in range(2000):
+        for i in range(len(examples)):
+            rates[i], _ = online_step(dual, i, coef, rates[i], True, ceiling=0.5)
+        coef = dual.coef()
+        gaps.append(objectives(dual, coef)["gap"])
+    result = objectives(dual, coef)
+    assert min(gaps) >= -1e-9  # weak duality, every epoch
+    assert result["gap"] < 1e-4 * result["primal"]
+    optimum, w_star = _n_slack_optimum(examples, C)
+    assert result["primal"] == pytest.approx(optimum, rel=1e-4)
+    assert result["dual"] == pytest.approx(optimum, rel=1e-7)
+    assert result["dual"] <= optimum + 1e-9
+    # strongly convex primal: P(w) - P* >= 1/2 ||w - w*||^2
+    assert 0.5 * np.sum((coef - w_star) ** 2) <= result["gap"] + 1e-5
+
+
+def test_adaptive_dual_never_decreases():
+    dual, _ = _dual("chain", seed=5, C=10.0)
+    coef, rates = dual.coef(), np.full(3, 50.0)  # far too large a step
+    values = [dual_objective(dual, coef)]
+    for i in itertools.islice(itertools.cycle(range(3)), 30):
+        rates[i], _ = online_step(dual, i, coef, rates[i], True, ceiling=50.0)
+        values.append(dual_objective(dual, coef))
+    assert np.all(np.diff(values) >= -1e-9)
+    assert rates.min() < 50.0  # it did have to halve
+
+
+def test_tree_scatter_touches_the_features_of_every_arc():
+    structure, encoded, gold, _ = _tree_problem(2, True, False, n_sentences=1)
+    dual = TreeDual(structure, encoded, gold, C=1.0)
+    n = encoded.n_tokens
+    attrs = encoded.indices.reshape(-1, _tree.N_ATTRS)
+    coef = np.zeros(structure.n_weights)
+    expected = np.zeros_like(coef)
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h != d:
+                np.add.at(expected, naive.arc_features(attrs.tolist(), h, d, 64), 1.0)
+    ones = np.ones((n + 1, n + 1))
+    buffer = _tree.scratch(n, 1)[3]
+    _eg.scatter_arcs(attrs, 0, n, ones, coef, 64, 1.0, buffer, False, dual._stamp, 0,
+                     dual._ids, dual._saved)  # fmt: skip
+    np.testing.assert_allclose(coef, expected)
+
+
+# -- the estimator ---------------------------------------------------------------------
+
+
+_CHAIN = make_chain_data(120, n_labels=3, n_words=20, random_state=1)
+_TREE_DATA = _tree_data(n=100, seed=1)
+
+
+@pytest.mark.parametrize("online", [True, False])
+def test_chain_estimator_learns_and_records_the_objectives(online):
+    X, y = _CHAIN
+    model = ExponentiatedGradientSSVM(
+        features=TokenFeatures(),
+        C=0.1,
+        learning_rate=2.0,
+        online=online,
+        max_iter=20,
+        tol=None,
+        random_state=0,
+    ).fit(X[:90], y[:90], X_dev=X[90:], y_dev=y[90:])
+    history = model.history_
+    assert len(history) == model.n_iter_ == 20
+    for record in history:
+        assert record["primal"] >= record["dual"] - 1e-9
+        assert record["gap"] == pytest.approx(record["primal"] - record["dual"])
+    duals = [r["dual"] for r in history]
+    assert np.all(np.diff(duals) >= -1e-9)  # adaptive steps never lower the dual
+    # online EG converges much faster per epoch than batch EG (Collins et al. 2008)
+    assert history[-1]["gap"] < (0.25 if online else 0.75) * history[0]["gap"]
+    assert history[-1]["dev_score"] == model.score(X[90:], y[90:])
+    perceptron = StructuredPerceptron(features=TokenFeatures(), random_state=0)
+    baseline = perceptron.fit(X[:90], y[:90]).score(X[90:], y[90:])
+    assert model.score(X[90:], y[90:]) > baseline - 0.05
+
+
+def test_tol_stops_at_a_small_gap():
+    X, y = _CHAIN
+    loose = ExponentiatedGradientSSVM(features=TokenFeatures(), C=0.1, tol=0.2, random_state=0)
+    loose.fit(X, y)
+    assert loose.n_iter_ < 30
+    assert loose.history_[-1]["gap"] <= 0.2 * loose.history_[-1]["primal"]
+    assert all(r["gap"] > 0.2 * r["primal"] for r in loose.history_[:-1])
+
+
+@pytest.mark.parametrize("decoder", [Eisner(), Eisner(single_root=False), ChuLiuEdmonds()])
+def test_parsers_learn_the_toy_grammar(decoder):
+    X, y = _TREE_DATA
+    model = ExponentiatedGradientSSVM(decoder=decoder, C=1.0, max_iter=5, random_state=0)
+    assert model.fit(X[:60], y[:60]).score(X[60:], y[60:]) > 0.9
+    assert model.predict(X[:1])[0] == y[0] or model.score(X[:1], y[:1]) < 1.0
+
+
+def test_grid_search_tunes_C_and_cross_validation_runs():
+    X, y = _CHAIN
+    model = ExponentiatedGradientSSVM(features=TokenFeatures(), max_iter=3, random_state=0)
+    search = GridSearchCV(model, {"C": [0.1, 1.0], "online": [True, False]}, cv=3).fit(X, y)
+    assert len(search.cv_results_["params"]) == 4
+    scores = cross_val_score(make_pipeline(TokenFeatures(), clone(model).set_params(features=None)),
+                             X, y, cv=5)  # fmt: skip
+    assert scores.shape == (5,) and np.all(scores > 0.5)
+    X_trees, y_trees = _TREE_DATA
+    parser = ExponentiatedGradientSSVM(decoder=Eisner(), max_iter=2, random_state=0)
+    assert np.all(cross_val_score(parser, X_trees, y_trees, cv=3) > 0.5)
+
+
+@pytest.mark.parametrize(
+    "decoder, match",
+    [
+        (Viterbi(order=2), "exact marginals"),
+        (Viterbi(order=0), "exact marginals"),
+        (BeamSearch(beam_size=2), "exact marginals"),
+        (Eisner(order=2), "exact marginals"),
+        (ArcStandard(), "exact marginals"),
+    ],
+)
+def test_structures_without_marginals_are_refused(decoder, match):
+    X, y = _TREE_DATA if getattr(decoder, "output", None) == "heads" else _CHAIN
+    with pytest.raises(ValueError, match=match):
+        ExponentiatedGradientSSVM(decoder=decoder, features=None).fit(X, y)
+
+
+def test_labelled_trees_are_refused():
+    X, y = _TREE_DATA
+    labelled = [[(h, "dep") for h in heads] for heads in y]
+    with pytest.raises(ValueError, match="unlabelled"):
+        ExponentiatedGradientSSVM(decoder=Eisner()).fit(X, labelled)
