@@ -11,8 +11,8 @@ Both functions write the marginals ``mu[h, d] = p(heads[d] = h)`` into
 ``log Z``. Potentials may be ``-inf`` (a forbidden arc) but not ``+inf`` or NaN.
 
 Everything runs in log space, because the potentials fed in by the exponentiated-
-gradient SSVM are running sums that grow without bound. Each function first subtracts
-from every column ``d`` its largest potential: every tree holds exactly one arc into
+gradient SSVM are running sums that grow without bound. Each function first takes
+each column's largest potential off that column ``d``: every tree holds one arc into
 ``d``, so this divides the weight of every tree by the same ``exp(shift[d])`` -- log Z
 moves by ``sum(shift)`` and the marginals do not change -- and it keeps the values in
 the chart near 0, where the rounding of log-space sums is smallest.
