@@ -62,6 +62,68 @@ def scatter_arcs(
 
 
 @njit
+def arc_ids(attrs, start, n, n_features, ids, counts):
+    """Feature ids of every possible arc of one sentence: ``ids[h, d, :counts[h, d]]``,
+    hashed once per EG step and reused by every attempt at it."""
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            counts[h, d] = 0 if h == d else arc_feature_ids(attrs, start, n, h, d, n_features,
+                                                             ids[h, d])  # fmt: skip
+
+
+@njit
+def arc_scores_at(coef, n, ids, counts, out):
+    """``out[h, d] = w . phi(h, d)`` from :func:`arc_ids`; -inf where no arc can be."""
+    for h in range(n + 1):
+        out[h, 0] = -np.inf
+        for d in range(1, n + 1):
+            if h == d:
+                out[h, d] = -np.inf
+                continue
+            total = 0.0
+            for j in range(counts[h, d]):
+                total += coef[ids[h, d, j]]
+            out[h, d] = total
+
+
+@njit
+def scatter_arc_ids(coef, n, ids, counts, dmu, scale, stamp, mark, touched, saved):
+    """:func:`scatter_arcs` with the ids of :func:`arc_ids`, always tracking."""
+    k = 0
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h == d or dmu[h, d] == 0.0:
+                continue
+            value = scale * dmu[h, d]
+            for j in range(counts[h, d]):
+                f = ids[h, d, j]
+                if stamp[f] != mark:
+                    stamp[f] = mark
+                    touched[k] = f
+                    saved[k] = coef[f]
+                    k += 1
+                coef[f] += value
+    return k
+
+
+@njit
+def squared_norm(values):
+    """``sum(values ** 2)`` without BLAS: one thread, no start-up cost on small arrays."""
+    total = 0.0
+    for v in values.ravel():
+        total += v * v
+    return total
+
+
+@njit
+def squared_norm_at(coef, ids, k):
+    total = 0.0
+    for j in range(k):
+        total += coef[ids[j]] * coef[ids[j]]
+    return total
+
+
+@njit
 def normalize_rows(theta):
     """Subtract each row's maximum: a row is one token's (or word's) choices, exactly
     one of which every output takes, so the distribution over outputs is unchanged

@@ -55,8 +55,11 @@ class ExponentiatedGradientSSVM(StructuredModel):
     C : float, default=1.0
         Weight of the hinge losses against ``1/2 ||w||^2``; larger fits the training
         data harder.
-    learning_rate : float, default=0.5
-        ``eta`` in the EG step (the starting value when ``adaptive``).
+    learning_rate : float, default=8.0
+        ``eta`` in the EG step; when ``adaptive``, the largest rate a step is tried
+        with. Larger than EG's convergence theory allows for a fixed rate, so pick a
+        small one (e.g. 0.01) with ``adaptive=False``; adaptively, 8 gave the highest
+        dual after 15 epochs on CoNLL-2000 chunking among 0.5, 2, 8 and 16.
     adaptive : bool, default=True
         Accept a step only if it raises the dual objective; otherwise halve the rate
         and retry (up to 30 times, then leave the example alone this epoch). A step
@@ -148,7 +151,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         features=None,
         n_features=None,
         C=1.0,
-        learning_rate=0.5,
+        learning_rate=8.0,
         adaptive=True,
         online=True,
         max_iter=30,
@@ -260,9 +263,9 @@ def online_step(dual, i, coef, rate, adaptive, ceiling=np.inf):
     at once, halved as often as the step was; the old one when every halving was
     rejected and the example left alone) and the number of halvings.
     """
-    step = rate
+    step, gradient = rate, dual.gradient(i, coef)
     for halvings in range(MAX_HALVINGS + 1):
-        proposal = dual.propose(i, coef, step)
+        proposal = dual.propose(i, gradient, step)
         change, scale, undo = dual.apply(i, proposal, coef)
         gain = dual.C * (proposal.expected_loss - dual.expected_loss[i]) - 0.5 * change
         # at a block's optimum the gain is rounding noise: rejecting it would shrink
@@ -304,7 +307,7 @@ def batch_step(dual, coef, rate, adaptive, ceiling=np.inf):
     snapshot = dual.snapshot() if adaptive else None
     for halvings in range(MAX_HALVINGS + 1):
         for i in range(dual.expected_loss.size):
-            dual.accept(i, dual.propose(i, coef, step))
+            dual.accept(i, dual.propose(i, dual.gradient(i, coef), step))
         new_coef = dual.coef()
         if not adaptive or dual_objective(dual, new_coef) >= before:
             counts = {"mean_rate": step, "rejected": halvings, "skipped": 0}
