@@ -5,6 +5,7 @@ averaged structured perceptron, exact or beam search with violation-fixing updat
 numba kernels and the scikit-learn estimator contract.
 """
 
+from ._persistence import ModelFormatError, load, save
 from .decoders import ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from .features import ArcFeatures, TokenFeatures
 from .learners import (
@@ -26,10 +27,13 @@ __all__ = [
     "Eisner",
     "ExponentiatedGradientSSVM",
     "Greedy",
+    "ModelFormatError",
     "ParameterMixing",
     "StructuredPerceptron",
     "StructuredWeightedViolationsPerceptron",
     "TokenFeatures",
     "Viterbi",
     "__version__",
+    "load",
+    "save",
 ]

@@ -129,8 +129,8 @@ def make_hmm_sequences(setup, n_samples, length=8, random_state=None):
     Parameters
     ----------
     setup : {1, 2, 3}
-        1: simple(++), learnable(+++), Cx=5, Cy=3, P(y'|y) = perm(0.7, 0.2, 0.1),
-        P(x|y) = perm(0.75, 0.1, 0.05, 0.05, 0.05); 2: simple(++), learnable(++),
+        1: simple(++), learnable(+++), Cx=5, Cy=3, ``P(y'|y) = perm(0.7, 0.2, 0.1)``,
+        ``P(x|y) = perm(0.75, 0.1, 0.05, 0.05, 0.05)``; 2: simple(++), learnable(++),
         Cx=5, Cy=3, perm(0.5, 0.3, 0.2), perm(0.6, 0.15, 0.1, 0.1, 0.05); 3: simple(+),
         learnable(+), Cx=20, Cy=7, perm(0.7, 0.2, 0.1, 0, ...), perm(0.4, 0.2, 0.1,
         0.1, 0.1, 0, ...).

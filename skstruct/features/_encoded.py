@@ -11,6 +11,23 @@ class EncodedSequences(NamedTuple):
     Token ``t`` has features ``indices[indptr[t]:indptr[t + 1]]`` with values
     ``data[...]``; sentence ``i`` is tokens ``offsets[i]:offsets[i + 1]``. This is the
     form every kernel takes (ragged data as flat arrays plus offsets).
+
+    Attributes
+    ----------
+    indptr : ndarray of shape (n_tokens + 1,), dtype=int64
+        Row pointers of the CSR matrix whose rows are tokens.
+    indices : ndarray of shape (nnz,), dtype=int32
+        Feature columns.
+    data : ndarray of shape (nnz,), dtype=float64
+        Feature values.
+    offsets : ndarray of shape (n_sentences + 1,), dtype=int64
+        The first token of every sentence, then the number of tokens.
+    n_features : int
+        Number of feature columns.
+    n_sentences : int
+        ``len(offsets) - 1``.
+    n_tokens : int
+        ``offsets[-1]``.
     """
 
     indptr: np.ndarray  # int64 (n_tokens + 1,)

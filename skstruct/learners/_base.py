@@ -173,6 +173,7 @@ class BaseStructuredLearner(StructuredModel):
         correct = stats.pop("correct")
         record = {
             "epoch": len(self.history_) + 1,
+            "sequences": len(order),
             **stats,
             "train_score": correct / encoded.n_tokens,
             "dev_score": None,

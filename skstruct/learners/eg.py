@@ -52,9 +52,10 @@ class ExponentiatedGradientSSVM(StructuredModel):
     n_features : int or None, default=None
         Hash features into this many columns (``None``: exact vocabulary for chains,
         ``ArcFeatures``' own size for parsers).
-    C : float, default=1.0
-        Weight of the hinge losses against ``1/2 ||w||^2``; larger fits the training
-        data harder.
+    C : float, default=0.1
+        Weight of the sum of the hinge losses against ``1/2 ||w||^2``; larger fits the
+        training data harder and takes more epochs to converge. Held-out data chose 0.1
+        on CoNLL-2000 chunking and 0.03 on the PTB sample (parsing).
     learning_rate : float, default=8.0
         ``eta`` in the EG step; when ``adaptive``, the largest rate a step is tried
         with. Larger than EG's convergence theory allows for a fixed rate, so pick a
@@ -118,7 +119,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
     >>> from skstruct import ExponentiatedGradientSSVM, TokenFeatures
     >>> from skstruct.datasets import make_chain_data
     >>> X, y = make_chain_data(200, random_state=0)
-    >>> model = ExponentiatedGradientSSVM(features=TokenFeatures(), C=0.1, random_state=0)
+    >>> model = ExponentiatedGradientSSVM(features=TokenFeatures(), random_state=0)
     >>> model.fit(X[:150], y[:150]).predict(X[150:151])[0][:4]
     ['L1', 'L1', 'L1', 'L1']
     >>> round(model.score(X[150:], y[150:]), 2)
@@ -150,7 +151,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         *,
         features=None,
         n_features=None,
-        C=1.0,
+        C=0.1,
         learning_rate=8.0,
         adaptive=True,
         online=True,

@@ -16,7 +16,7 @@ class StructuredPerceptron(BaseStructuredLearner):
     and, when ``y* != y``, update ``w += phi(x, y) - phi(x, y*)`` (the SWVP paper's
     Algorithm 1; Figure 1 of McDonald et al. 2010). With ``average=True`` the model
     returned is the average of ``w`` over every example visited, computed lazily so
-    that an update costs O(|phi(x, y) - phi(x, y*)|).
+    that an update costs ``O(|phi(x, y) - phi(x, y*)|)``.
 
     It is not a classifier: ``cross_val_score(est, X, y, cv=5)`` splits sequences
     with plain ``KFold``.
@@ -86,7 +86,8 @@ class StructuredPerceptron(BaseStructuredLearner):
     update_rule_ : object
         The resolved update rule.
     history_ : list of dict
-        One record per epoch: ``epoch``, ``mistakes`` (sequences on which the rule
+        One record per epoch: ``epoch``, ``sequences`` (training sequences visited),
+        ``mistakes`` (sequences on which the rule
         found a violation; with exact search and the standard update, sequences
         decoded wrongly), ``updates`` (violation pairs applied),
         ``invalid_updates`` (applied pairs that were no violation: only the standard

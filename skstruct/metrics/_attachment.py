@@ -27,7 +27,7 @@ def is_punctuation(form):
     >>> is_punctuation(","), is_punctuation("--"), is_punctuation("U.S."), is_punctuation("$")
     (True, True, False, False)
 
-    The PTB's quotes ```` `` ```` are grave accents (a symbol, not punctuation): leave
+    The PTB's opening quotes, two grave accents, are a symbol, not punctuation: leave
     PTB punctuation out by tag instead (:data:`PTB_PUNCTUATION_TAGS`).
     """
     return bool(form) and all(unicodedata.category(c).startswith("P") for c in form)
@@ -51,7 +51,7 @@ def attachment_scores(y_true, y_pred, X=None, punct="form"):
         Which words are punctuation and not scored when ``X`` is given: ``"form"``,
         words made only of punctuation characters (CoNLL-X ``eval.pl``); a set of POS
         tags, words whose ``xpos`` (or else ``upos``) is in it (for the PTB, often
-        ``{"``", "''", ":", ",", "."}``); None scores every word.
+        :data:`PTB_PUNCTUATION_TAGS`); None scores every word.
 
     Returns
     -------

@@ -118,6 +118,7 @@ def _violating_steps(trace):
     return np.flatnonzero((trace.margin >= 0) & ~trace.best_is_gold)
 
 
+#: The rule classes by the names ``update=`` accepts.
 UPDATE_RULES = {
     "standard": StandardUpdate,
     "early": EarlyUpdate,

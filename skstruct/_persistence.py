@@ -1,0 +1,557 @@
+"""Saving and loading fitted models as data: no pickle, so loading runs no code.
+
+A model file is a NumPy ``.npz`` archive (a zip of ``.npy`` arrays). One member,
+``skstruct-model.json``, is a UTF-8 JSON document stored as a ``uint8`` array; the
+others hold the numeric arrays it refers to by key. The document records the file
+format and its version, the skstruct version that wrote it, the model and optional
+user metadata. The model is a tree of nodes:
+
+- JSON ``null``, booleans, numbers and strings stand for themselves; JSON arrays are
+  Python lists;
+- every JSON object is a tagged node ``{"$": tag, ...}``: ``tuple``, ``dict`` (keys and
+  values as two lists, so keys keep their type and order), ``vocabulary`` (a large
+  ``str -> int`` dict packed into three arrays), ``array`` (a key of the archive),
+  ``scalar`` (a NumPy number with its dtype), ``random_state`` (a RandomState's state,
+  or a reference to one written before),
+  ``estimator`` (a class name, constructor parameters and fitted attributes) and
+  ``object`` (a class name and attributes, for skstruct's internal helpers).
+
+Classes are looked up by name in :data:`_ESTIMATORS` and :data:`_OBJECTS` and nowhere
+else, and arrays are read with ``allow_pickle=False``: a file can describe data, never
+code to run.
+"""
+
+import json
+import os
+
+import numpy as np
+
+from .decoders import ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
+from .features import ArcFeatures, TokenDictEncoder, TokenFeatures
+from .learners import (
+    ExponentiatedGradientSSVM,
+    ParameterMixing,
+    StructuredPerceptron,
+    StructuredWeightedViolationsPerceptron,
+)
+from .learners._weights import AveragedWeights
+from .structures import ArcFactoredTree, ArcStandardSystem, LinearChain
+from .updates import UPDATE_RULES
+
+__all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "save"]
+
+#: Version of the file layout written by :func:`save`; :func:`load` reads this one only.
+FORMAT_VERSION = 1
+_FORMAT = "skstruct-model"
+_DOCUMENT = "skstruct-model.json"
+_ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
+_PICKLE_MAGIC = b"\x80"
+# str -> int dicts this large (feature vocabularies) are packed into arrays: as JSON
+# pairs they would be several times bigger and slower to read.
+_PACK_MIN = 64
+_SCALAR_KINDS = "biuf"
+_ARRAY_KINDS = "biufcUS"
+
+#: Estimators rebuilt from their constructor parameters.
+_ESTIMATORS = {
+    cls.__name__: cls
+    for cls in (
+        StructuredPerceptron,
+        StructuredWeightedViolationsPerceptron,
+        ExponentiatedGradientSSVM,
+        ParameterMixing,
+        Viterbi,
+        BeamSearch,
+        Greedy,
+        Eisner,
+        ChuLiuEdmonds,
+        ArcStandard,
+        TokenFeatures,
+        ArcFeatures,
+        *UPDATE_RULES.values(),
+    )
+}
+#: Internal helpers rebuilt from their attributes alone (their constructors would allocate).
+_OBJECTS = {
+    cls.__name__: cls
+    for cls in (TokenDictEncoder, LinearChain, ArcFactoredTree, ArcStandardSystem, AveragedWeights)
+}
+
+_ADVICE = (
+    "skstruct.save stores data and skstruct's own classes only, so that loading runs no "
+    "code; save this model with joblib.dump or pickle instead (and load such files only "
+    "from sources you trust)."
+)
+
+
+class ModelFormatError(ValueError):
+    """A file is not a model :func:`save` wrote, is damaged, or has another format version.
+
+    Examples
+    --------
+    >>> import io
+    >>> from skstruct import load
+    >>> load(io.BytesIO(b"not a model"))
+    Traceback (most recent call last):
+    ...
+    skstruct._persistence.ModelFormatError: <stream> is not an skstruct model file: it is not a \
+zip (.npz) archive.
+    """
+
+
+# -- saving ---------------------------------------------------------------------------------
+
+
+def save(model, path, *, metadata=None):
+    """Save a skstruct estimator, fitted or not, to a file that loads without running code.
+
+    Parameters
+    ----------
+    model : estimator
+        A :class:`~skstruct.StructuredPerceptron`, :class:`~skstruct.SWVP`,
+        :class:`~skstruct.ExponentiatedGradientSSVM` or :class:`~skstruct.ParameterMixing`
+        (or any other public skstruct estimator), with any of skstruct's decoders,
+        features and update rules as parameters.
+    path : str, path-like or binary file object
+        Where to write. A path is written to ``path + ".partial"`` first and then
+        renamed, so an existing model is replaced only by a complete file. No suffix is
+        added (``.npz`` is a good one).
+    metadata : dict or None, default=None
+        Anything else to keep with the model (str keys; values of the kinds the model
+        itself may hold: numbers, strings, lists, tuples, dicts, arrays), returned by
+        ``load(path, with_metadata=True)``.
+
+    Raises
+    ------
+    TypeError
+        When ``model`` is not a skstruct estimator, or a parameter or attribute holds
+        something that cannot be stored as data (a function such as SWVP's callable
+        ``gamma``, an object of a user-defined class such as a custom update rule):
+        the message names it. Nothing is written then. Such models can be saved with
+        ``joblib.dump`` or ``pickle``.
+
+    See Also
+    --------
+    load : Read the model back.
+
+    Notes
+    -----
+    Everything needed to continue training is saved too: the perceptrons' current and
+    summed weights, the random state and ``history_``, so ``partial_fit`` or a
+    ``warm_start`` fit go on exactly as they would have on the original.
+
+    Examples
+    --------
+    >>> import os, tempfile
+    >>> from skstruct import StructuredPerceptron, TokenFeatures, load, save
+    >>> from skstruct.datasets import make_chain_data
+    >>> X, y = make_chain_data(50, random_state=0)
+    >>> model = StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0)
+    >>> model = model.fit(X, y)
+    >>> with tempfile.TemporaryDirectory() as folder:
+    ...     path = os.path.join(folder, "tagger.npz")
+    ...     save(model, path, metadata={"corpus": "synthetic"})
+    ...     loaded, metadata = load(path, with_metadata=True)
+    >>> loaded.predict(X[:5]) == model.predict(X[:5]), metadata
+    (True, {'corpus': 'synthetic'})
+    """
+    arrays = _encode(model, metadata)  # raises before anything is written
+    if hasattr(path, "write"):
+        np.savez_compressed(path, **arrays)
+        return
+    path = os.fspath(path)
+    partial = f"{path}.partial"
+    try:
+        # an open file: np.savez_compressed would append ".npz" to a name without it
+        with open(partial, "wb") as stream:
+            np.savez_compressed(stream, **arrays)
+        os.replace(partial, path)
+    except BaseException:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise
+
+
+def _encode(model, metadata):
+    """The archive's members: the JSON document (as bytes) and the arrays it refers to."""
+    cls = type(model)
+    if _ESTIMATORS.get(cls.__name__) is not cls:
+        raise TypeError(
+            f"skstruct.save saves skstruct estimators ({', '.join(sorted(_ESTIMATORS))}), "
+            f"not {cls.__module__}.{cls.__qualname__}. Use joblib.dump for other objects."
+        )
+    if metadata is not None and not (
+        type(metadata) is dict and all(isinstance(key, str) for key in metadata)
+    ):
+        raise TypeError(f"metadata must be a dict with str keys or None, not {metadata!r}.")
+    writer = _Writer()
+    document = {
+        "format": _FORMAT,
+        "format_version": FORMAT_VERSION,
+        "skstruct_version": _skstruct_version(),
+        "model": writer.encode(model, cls.__name__),
+        "metadata": writer.encode(metadata or {}, "metadata"),
+    }
+    text = json.dumps(document, ensure_ascii=True, separators=(",", ":"))
+    return {**writer.arrays, _DOCUMENT: np.frombuffer(text.encode("ascii"), dtype=np.uint8)}
+
+
+class _Writer:
+    """Encodes values as JSON nodes, collecting the arrays they refer to."""
+
+    def __init__(self):
+        self.arrays = {}
+        self._keys = {}  # id(array) -> key: an array held twice is stored once
+        self._generators = {}  # id(RandomState) -> number, likewise
+        self._held = []  # keeps those objects alive, so that their ids stay unique
+
+    def encode(self, value, where):
+        """The node of ``value``; ``where`` names it in errors (``SWVP.gamma``)."""
+        if value is None or type(value) in (bool, int, float, str):
+            return value
+        if isinstance(value, str):  # numpy.str_ and other str subclasses
+            return str(value)
+        if isinstance(value, np.generic):
+            return self._scalar(value, where)
+        if isinstance(value, np.ndarray):
+            return {"$": "array", "key": self._array(value, where)}
+        if type(value) is list:
+            return [self.encode(item, f"{where}[{i}]") for i, item in enumerate(value)]
+        if type(value) is tuple:
+            return {"$": "tuple", "items": self.encode(list(value), where)}
+        if type(value) is dict:
+            return self._dict(value, where)
+        if type(value) is np.random.RandomState:
+            return self._random_state(value, where)
+        name = type(value).__name__
+        if _ESTIMATORS.get(name) is type(value):
+            return self._estimator(value, where)
+        if _OBJECTS.get(name) is type(value):
+            return {"$": "object", "class": name, "state": self._attributes(vars(value), where)}
+        raise TypeError(f"Cannot save {where}: {_unsupported(value)}. {_ADVICE}")
+
+    def _random_state(self, value, where):
+        # a random_state parameter given as a RandomState is the very object the learner
+        # draws from (its _rng): written once, so that the loaded model shares it too
+        number = self._generators.get(id(value))
+        if number is not None:
+            return {"$": "random_state", "id": number}
+        number = self._generators[id(value)] = len(self._generators)
+        self._held.append(value)
+        state = self.encode(value.get_state(), where)
+        return {"$": "random_state", "id": number, "state": state}
+
+    def _scalar(self, value, where):
+        if value.dtype.kind not in _SCALAR_KINDS:
+            raise TypeError(f"Cannot save {where}: {value!r} is a {value.dtype} scalar. {_ADVICE}")
+        return {"$": "scalar", "dtype": value.dtype.str, "value": value.item()}
+
+    def _array(self, value, where):
+        if value.dtype.kind not in _ARRAY_KINDS or value.dtype.fields is not None:
+            raise TypeError(
+                f"Cannot save {where}: it is an array of dtype {value.dtype}, which needs "
+                f"pickle. {_ADVICE}"
+            )
+        key = self._keys.get(id(value))
+        if key is None:
+            key = self._keys[id(value)] = f"a{len(self.arrays)}"
+            self.arrays[key] = value
+            self._held.append(value)
+        return key
+
+    def _dict(self, value, where):
+        keys = list(value)
+        if len(keys) >= _PACK_MIN and all(type(k) is str for k in keys):
+            ids = list(value.values())
+            if all(type(v) is int and -(2**63) <= v < 2**63 for v in ids):
+                return self._vocabulary(keys, ids)
+        return {
+            "$": "dict",
+            "keys": [self.encode(key, f"{where} key {key!r}") for key in keys],
+            "values": [self.encode(v, f"{where}[{k!r}]") for k, v in value.items()],
+        }
+
+    def _vocabulary(self, keys, ids):
+        encoded = [key.encode("utf-8", "surrogatepass") for key in keys]
+        ends = np.cumsum(np.fromiter(map(len, encoded), dtype=np.int64, count=len(encoded)))
+        text = np.frombuffer(b"".join(encoded), dtype=np.uint8)
+        values = np.array(ids, dtype=np.int64)
+        arrays = {"text": text, "ends": ends, "values": values}
+        return {"$": "vocabulary", **{k: self._array(a, k) for k, a in arrays.items()}}
+
+    def _estimator(self, value, where):
+        params = value.get_params(deep=False)
+        fitted = {k: v for k, v in vars(value).items() if k not in params}
+        return {
+            "$": "estimator",
+            "class": type(value).__name__,
+            "params": {k: self.encode(v, f"{where}.{k}") for k, v in params.items()},
+            "attributes": self._attributes(fitted, where),
+        }
+
+    def _attributes(self, attributes, where):
+        return {k: self.encode(v, f"{where}.{k}") for k, v in attributes.items()}
+
+
+def _unsupported(value):
+    cls = type(value)
+    if callable(value) and not isinstance(value, type) and not hasattr(value, "get_params"):
+        return f"{value!r} is a function or other callable, which cannot be stored as data"
+    return f"it is a {cls.__module__}.{cls.__qualname__} object, not one of skstruct's classes"
+
+
+def _skstruct_version():
+    from . import __version__  # the package's own, set after this module is imported
+
+    return __version__
+
+
+# -- loading --------------------------------------------------------------------------------
+
+
+def load(path, *, with_metadata=False):
+    """Load a model written by :func:`save`, without running code from the file.
+
+    Parameters
+    ----------
+    path : str, path-like or binary file object
+        The file.
+    with_metadata : bool, default=False
+        Also return the ``metadata`` given to :func:`save` (``{}`` if none was).
+
+    Returns
+    -------
+    model : estimator
+        The estimator as it was saved: same parameters, fitted attributes and
+        predictions; it can be scored, refitted and, for the perceptrons, trained on.
+    metadata : dict
+        Only with ``with_metadata=True``.
+
+    Raises
+    ------
+    FileNotFoundError, OSError
+        When the file cannot be opened.
+    ModelFormatError
+        A :class:`ValueError` raised when the file is not an skstruct model (another
+        kind of file, a pickle, a plain ``.npz``), is truncated or damaged, or was
+        written in another format version (the message gives the file's and this
+        version). A damaged file never loads as a wrong model: the archive's
+        checksums and the model's consistency are checked.
+
+    See Also
+    --------
+    save : Write a model.
+
+    Examples
+    --------
+    >>> import io
+    >>> from skstruct import Eisner, StructuredPerceptron, load, save
+    >>> X = [[{"form": "Dogs", "xpos": "NNS"}, {"form": "bark", "xpos": "VBP"}]] * 3
+    >>> parser = StructuredPerceptron(Eisner(), max_iter=2).fit(X, [[2, 0]] * 3)
+    >>> buffer = io.BytesIO()
+    >>> save(parser, buffer)
+    >>> _ = buffer.seek(0)
+    >>> load(buffer).predict(X[:1])
+    [[2, 0]]
+    """
+    if hasattr(path, "read"):
+        return _load_stream(path, str(getattr(path, "name", "<stream>")), with_metadata)
+    path = os.fspath(path)
+    with open(path, "rb") as stream:
+        return _load_stream(stream, path, with_metadata)
+
+
+def _load_stream(stream, name, with_metadata):
+    start = stream.tell()
+    magic = stream.read(4)
+    if magic not in _ZIP_MAGIC:
+        hint = (
+            " It looks like a pickle (joblib.dump or pickle.dump): load it with joblib.load, "
+            "and only if you trust its source."
+            if magic.startswith(_PICKLE_MAGIC)
+            else ""
+        )
+        raise ModelFormatError(
+            f"{name} is not an skstruct model file: it is not a zip (.npz) archive.{hint}"
+        )
+    stream.seek(start)
+    try:
+        with np.load(stream, allow_pickle=False) as archive:
+            document = _document(archive, name)
+            reader = _Reader(archive)
+            model = reader.decode(document["model"])
+            metadata = reader.decode(document.get("metadata", {"$": "dict"}))
+    except ModelFormatError:
+        raise
+    except Exception as exc:  # anything a damaged or forged file makes the reader hit
+        raise ModelFormatError(
+            f"{name} is damaged or not an skstruct model file: {type(exc).__name__}: {exc}"
+        ) from exc
+    if type(model) is not _ESTIMATORS.get(document["model"].get("class")):
+        raise ModelFormatError(f"{name} does not hold an estimator at its top level.")
+    if type(metadata) is not dict:
+        raise ModelFormatError(f"{name}: its metadata is not a dict.")
+    return (model, metadata) if with_metadata else model
+
+
+def _document(archive, name):
+    """The JSON document of an open archive, after the format and version checks."""
+    if _DOCUMENT not in archive.files:
+        raise ModelFormatError(
+            f"{name} is a .npz archive but not an skstruct model file (it has no "
+            f"{_DOCUMENT} member; write models with skstruct.save)."
+        )
+    raw = archive[_DOCUMENT]
+    if raw.dtype != np.uint8 or raw.ndim != 1:
+        raise ModelFormatError(f"{name}: the model document is not a byte string.")
+    document = json.loads(raw.tobytes().decode("utf-8"))
+    if not isinstance(document, dict) or document.get("format") != _FORMAT:
+        raise ModelFormatError(f"{name} is not an skstruct model file (unknown document).")
+    version = document.get("format_version")
+    if version != FORMAT_VERSION:
+        raise ModelFormatError(
+            f"{name} was written in skstruct model format version {version!r} (by skstruct "
+            f"{document.get('skstruct_version')}); this skstruct ({_skstruct_version()}) reads "
+            f"format version {FORMAT_VERSION} only. Load it with the skstruct version that "
+            f"wrote it."
+        )
+    if not isinstance(document.get("model"), dict):
+        raise ModelFormatError(f"{name} holds no model.")
+    return document
+
+
+class _Reader:
+    """Decodes JSON nodes, reading the arrays they refer to from the archive."""
+
+    def __init__(self, archive):
+        self.archive = archive
+        self._arrays = {}  # key -> array: shared arrays stay shared
+        self._generators = {}  # number -> RandomState, likewise
+
+    def decode(self, node):
+        if node is None or type(node) in (bool, int, float, str):
+            return node
+        if type(node) is list:
+            return [self.decode(item) for item in node]
+        tag = node["$"]
+        decoder = getattr(self, f"_decode_{tag}", None) if isinstance(tag, str) else None
+        if decoder is None:
+            raise ValueError(f"unknown node type {tag!r}")
+        return decoder(node)
+
+    def _decode_tuple(self, node):
+        return tuple(self._list(node["items"]))
+
+    def _decode_dict(self, node):
+        keys, values = self._list(node.get("keys", [])), self._list(node.get("values", []))
+        if len(keys) != len(values):
+            raise ValueError("a dict has more keys than values or the reverse")
+        return dict(zip(keys, values))
+
+    def _decode_vocabulary(self, node):
+        text = self._array(node["text"]).tobytes()
+        ends, values = self._array(node["ends"]), self._array(node["values"])
+        if ends.shape != values.shape or ends.ndim != 1 or (ends.size and ends[-1] != len(text)):
+            raise ValueError("a vocabulary's arrays do not match")
+        starts = [0, *ends[:-1].tolist()]
+        keys = [text[a:b].decode("utf-8", "surrogatepass") for a, b in zip(starts, ends.tolist())]
+        return dict(zip(keys, values.tolist()))
+
+    def _decode_array(self, node):
+        return self._array(node["key"])
+
+    def _decode_scalar(self, node):
+        dtype = np.dtype(node["dtype"])
+        if dtype.kind not in _SCALAR_KINDS:
+            raise ValueError(f"scalar of dtype {dtype} refused")
+        return dtype.type(node["value"])
+
+    def _decode_random_state(self, node):
+        number = node["id"]
+        if "state" not in node:
+            return self._generators[number]
+        random_state = np.random.RandomState()
+        random_state.set_state(self.decode(node["state"]))
+        self._generators[number] = random_state
+        return random_state
+
+    def _decode_estimator(self, node):
+        cls = _lookup(_ESTIMATORS, node["class"])
+        params = {_name(k): self.decode(v) for k, v in node["params"].items()}
+        estimator = cls(**params)
+        if hasattr(cls, "_parameter_constraints"):
+            estimator._validate_params()
+        vars(estimator).update(self._attributes(node["attributes"], exclude=params))
+        _check_fitted(estimator)
+        return estimator
+
+    def _decode_object(self, node):
+        cls = _lookup(_OBJECTS, node["class"])
+        instance = cls.__new__(cls)
+        vars(instance).update(self._attributes(node["state"]))
+        return instance
+
+    def _attributes(self, nodes, exclude=()):
+        attributes = {_name(k): self.decode(v) for k, v in nodes.items()}
+        clash = set(attributes) & set(exclude)
+        if clash:
+            raise ValueError(f"attributes {sorted(clash)} are also parameters")
+        return attributes
+
+    def _list(self, node):
+        if type(node) is not list:
+            raise ValueError(f"expected a list, got {type(node).__name__}")
+        return [self.decode(item) for item in node]
+
+    def _array(self, key):
+        if key not in self._arrays:
+            if not isinstance(key, str) or key == _DOCUMENT or key not in self.archive.files:
+                raise ValueError(f"array {key!r} is missing from the archive")
+            array = self.archive[key]  # reads and checks the member's CRC
+            if array.dtype.kind not in _ARRAY_KINDS:
+                raise ValueError(f"array {key!r} has dtype {array.dtype}")
+            self._arrays[key] = array
+        return self._arrays[key]
+
+
+def _lookup(classes, name):
+    if not isinstance(name, str) or name not in classes:
+        raise ValueError(f"{name!r} is not a class skstruct.load knows")
+    return classes[name]
+
+
+def _name(key):
+    """An attribute name from the file: a plain identifier, never a special one."""
+    if not (isinstance(key, str) and key.isidentifier() and not key.startswith("__")):
+        raise ValueError(f"{key!r} is not an attribute name")
+    return key
+
+
+def _check_fitted(estimator):
+    """Refuse a model whose weights do not fit its structure (a forged or mixed-up file)."""
+    structure = vars(estimator).get("structure_")
+    if structure is None:
+        return
+    expected = (structure.n_weights,)
+    arrays = {"coef_": vars(estimator).get("coef_")}
+    weights = vars(estimator).get("_weights")
+    if weights is not None:
+        arrays.update(coef=weights.coef, coef_sum=weights.coef_sum)
+    for name, array in arrays.items():
+        if array is not None and not (
+            isinstance(array, np.ndarray) and array.shape == expected and array.dtype.kind == "f"
+        ):
+            raise ValueError(
+                f"{name} is {_describe(array)}, but the model's structure needs "
+                f"{structure.n_weights} float weights"
+            )
+    classes = vars(estimator).get("classes_")
+    if isinstance(structure, LinearChain) and classes is not None:
+        if not (isinstance(classes, np.ndarray) and classes.shape == (structure.n_labels,)):
+            raise ValueError(f"classes_ is {_describe(classes)} for {structure.n_labels} labels")
+
+
+def _describe(value):
+    if isinstance(value, np.ndarray):
+        return f"an array of shape {value.shape} and dtype {value.dtype}"
+    return f"a {type(value).__name__}"
