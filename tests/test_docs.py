@@ -163,9 +163,7 @@ def _api_names():
 def test_api_page_covers_public_names(module_name):
     module = importlib.import_module(module_name)
     missing = sorted(
-        name
-        for name in module.__all__
-        if not name.startswith("__") and name not in _api_names()
+        name for name in module.__all__ if not name.startswith("__") and name not in _api_names()
     )
     assert not missing, (
         f"{module_name}.__all__ names missing from docs/api.rst: {missing}. "
