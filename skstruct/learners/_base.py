@@ -12,6 +12,7 @@ import numpy as np
 from sklearn.utils import check_random_state
 from tqdm.auto import tqdm
 
+from ..utils._interrupt import deferred_interrupt, warn_interrupted
 from ..utils._sklearn_compat import HasMethods, Interval, _fit_context
 from ..utils.validation import check_sequences_and_labels
 from ._model import StructuredModel, _parses
@@ -71,13 +72,25 @@ class BaseStructuredLearner(StructuredModel):
                 "n_iter_no_change needs a development set: pass X_dev and y_dev to fit, or "
                 "set validation_fraction."
             )
-        if self.warm_start and hasattr(self, "coef_"):
-            encoded, labels = self._extend(X, y)
-        else:
-            encoded, labels = self._initialize(X, y, classes=None, rng=rng)
-        dev = None
-        if X_dev is not None:
-            dev = (self._encode_X(X_dev, "X_dev"), self._encode_y(y_dev, name="y_dev"))
+        try:
+            if self.warm_start and hasattr(self, "coef_"):
+                encoded, labels = self._extend(X, y)
+            else:
+                encoded, labels = self._initialize(X, y, classes=None, rng=rng)
+            dev = None
+            if X_dev is not None:
+                dev = (self._encode_X(X_dev, "X_dev"), self._encode_y(y_dev, name="y_dev"))
+            with deferred_interrupt() as interrupt:
+                best_coef = self._train(encoded, labels, dev, interrupt)
+        except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
+            self._discard_fit()
+            raise
+        self.coef_ = self._current_coef() if best_coef is None else best_coef
+        return self
+
+    def _train(self, encoded, labels, dev, interrupt):
+        """Up to ``max_iter`` epochs; returns the best epoch's weights under early
+        stopping (else None). Stops after the epoch in progress when ``interrupt``."""
         self.n_iter_ = 0
         best_score, best_coef, since_best = -np.inf, None, 0
         epochs = tqdm(
@@ -91,6 +104,9 @@ class BaseStructuredLearner(StructuredModel):
             record, coef = self._epoch(encoded, labels, dev)
             if self.verbose:
                 epochs.set_postfix(mistakes=record["mistakes"], dev=record["dev_score"])
+            if interrupt.requested:
+                warn_interrupted(self, self.n_iter_)
+                break
             if self.n_iter_no_change is None:
                 continue
             if record["dev_score"] > best_score:
@@ -100,8 +116,7 @@ class BaseStructuredLearner(StructuredModel):
                 since_best += 1
                 if since_best >= self.n_iter_no_change:
                     break
-        self.coef_ = self._current_coef() if best_coef is None else best_coef
-        return self
+        return best_coef
 
     @_fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y, *, classes=None):

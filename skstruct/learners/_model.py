@@ -108,6 +108,13 @@ class StructuredModel(BaseEstimator):
                 labels.append(index.get(label, 0))
         return self.structure_.encode(flat_heads, labels)
 
+    def _discard_fit(self):
+        """Forget everything ``fit`` set: after a hard interrupt the learner is unfitted."""
+        for name in [n for n in vars(self) if n.endswith("_") and not n.startswith("__")]:
+            delattr(self, name)
+        for name in ("_weights", "_rng"):
+            self.__dict__.pop(name, None)
+
     def _resolve(self):
         """Set the fitted components a learner derives from its parameters (hook)."""
 

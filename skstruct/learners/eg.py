@@ -11,6 +11,7 @@ from tqdm.auto import tqdm
 
 from ..decoders.chain import Viterbi
 from ..decoders.tree import ChuLiuEdmonds, Eisner
+from ..utils._interrupt import deferred_interrupt, warn_interrupted
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from ..utils.validation import check_sequences_and_labels
 from ._eg_duals import ChainDual, TreeDual
@@ -200,22 +201,33 @@ class ExponentiatedGradientSSVM(StructuredModel):
         if X_dev is not None:
             X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
         rng = check_random_state(self.random_state)
-        encoded, gold = self._initialize(X, y, classes=None, rng=rng)
-        if _parses(self.decoder_):
-            if self.structure_.n_labels:
-                raise ValueError(
-                    "ExponentiatedGradientSSVM parses unlabelled trees: pass y as head "
-                    "lists, not (head, deprel) pairs."
-                )
-            heads = self.structure_.split_outputs(gold)[0]
-            dual = TreeDual(self.structure_, encoded, heads, self.C)
-        else:
-            dual = ChainDual(self.structure_, encoded, gold, self.C)
-        dev = None
-        if X_dev is not None:
-            dev = (self._encode_X(X_dev, "X_dev"), self._encode_y(y_dev, name="y_dev"))
+        try:
+            encoded, gold = self._initialize(X, y, classes=None, rng=rng)
+            dual = self._dual(encoded, gold)
+            dev = None
+            if X_dev is not None:
+                dev = (self._encode_X(X_dev, "X_dev"), self._encode_y(y_dev, name="y_dev"))
+            with deferred_interrupt() as interrupt:
+                self.coef_ = self._train(dual, encoded.n_sentences, dev, rng, interrupt)
+        except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
+            self._discard_fit()
+            raise
+        return self
+
+    def _dual(self, encoded, gold):
+        if not _parses(self.decoder_):
+            return ChainDual(self.structure_, encoded, gold, self.C)
+        if self.structure_.n_labels:
+            raise ValueError(
+                "ExponentiatedGradientSSVM parses unlabelled trees: pass y as head "
+                "lists, not (head, deprel) pairs."
+            )
+        return TreeDual(self.structure_, encoded, self.structure_.split_outputs(gold)[0], self.C)
+
+    def _train(self, dual, n_sentences, dev, rng, interrupt):
+        """Epochs of EG until ``max_iter``, the ``tol`` gap or ``interrupt``; returns w."""
         coef = dual.coef()
-        rates = np.full(encoded.n_sentences, float(self.learning_rate))
+        rates = np.full(n_sentences, float(self.learning_rate))
         rate = float(self.learning_rate)
         self.n_iter_ = 0
         epochs = tqdm(range(self.max_iter), desc=type(self).__name__, unit="epoch",
@@ -223,7 +235,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         for _ in epochs:
             start = time.perf_counter()
             if self.online:
-                order = rng.permutation(encoded.n_sentences) if self.shuffle else None
+                order = rng.permutation(n_sentences) if self.shuffle else None
                 counts = online_epoch(dual, coef, order, rates, self.adaptive, self.learning_rate)
                 coef = dual.coef()  # afresh: no drift from millions of small updates
             else:
@@ -236,10 +248,12 @@ class ExponentiatedGradientSSVM(StructuredModel):
             self.history_.append(record)
             if self.verbose:
                 epochs.set_postfix(gap=record["gap"], dev=record["dev_score"])
+            if interrupt.requested:
+                warn_interrupted(self, self.n_iter_)
+                break
             if self.tol is not None and record["gap"] <= self.tol * record["primal"]:
                 break
-        self.coef_ = coef
-        return self
+        return coef
 
 
 def _check_decoder(decoder):

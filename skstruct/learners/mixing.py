@@ -14,6 +14,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from ..features._encoded import concat_ranges
+from ..utils._interrupt import warn_interrupted
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
@@ -264,6 +265,14 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                     round_ = _Round(fit_id, version, worker, shard_data, visits, state, changes)
                     try:
                         results = round_.run(parallel)
+                    except KeyboardInterrupt:
+                        if not self.history_:  # nothing mixed yet: leave it unfitted
+                            for name in [n for n in vars(self) if n.endswith("_")]:
+                                delattr(self, name)
+                            raise
+                        # the mixed state changes only after a whole round: keep the last
+                        warn_interrupted(self, len(self.history_))
+                        break
                     except Exception as exc:  # a lost cluster, a worker that keeps dying, ...
                         raise RuntimeError(
                             f"ParameterMixing: mixing round {version + 1} of {rounds} "
@@ -288,7 +297,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         finally:
             _shard_cache.forget(fit_id)
         learner.coef_ = learner._current_coef()
-        learner.n_iter_ = rounds * epochs_per_round
+        learner.n_iter_ = len(self.history_) * epochs_per_round
         self.estimator_ = learner
         self.n_iter_ = len(self.history_)
         return self
