@@ -20,7 +20,9 @@ from itertools import chain, count
 from numbers import Number
 
 import numpy as np
+from sklearn.base import BaseEstimator
 from sklearn.feature_extraction import FeatureHasher
+from sklearn.utils.validation import check_is_fitted
 
 from ..utils.validation import _locate
 from ._encoded import EncodedSequences
@@ -29,7 +31,7 @@ from ._encoded import EncodedSequences
 _NUMERIC = (1 << 32) - 1
 
 
-class TokenDictEncoder:
+class TokenDictEncoder(BaseEstimator):
     """Encode lists of token feature dicts into :class:`EncodedSequences`.
 
     Parameters
@@ -60,8 +62,8 @@ class TokenDictEncoder:
 
     # -- public API -----------------------------------------------------------------
 
-    def fit(self, X):
-        """Learn the vocabulary of ``X`` (a list of sentences of token dicts)."""
+    def fit(self, X, y=None):
+        """Learn the vocabulary of ``X`` (a list of sentences of token dicts); returns self."""
         self.keys_ = {}
         self.values_ = {}
         self.codes_ = np.zeros(0, dtype=np.int64)
@@ -69,12 +71,12 @@ class TokenDictEncoder:
         self.n_features_ = 0 if self.n_features is None else int(self.n_features)
         return self.partial_fit(X)
 
-    def partial_fit(self, X):
+    def partial_fit(self, X, y=None):
         """Add the features of ``X`` not seen so far; existing ids do not change."""
         self._encode(X, learn=True, output=False)
         return self
 
-    def fit_transform(self, X):
+    def fit_transform(self, X, y=None):
         """``fit(X).transform(X)``, reading the dicts only once."""
         self.fit([])
         return self._encode(X, learn=True)
@@ -90,6 +92,7 @@ class TokenDictEncoder:
         -------
         EncodedSequences
         """
+        check_is_fitted(self, "n_features_")
         return self._encode(X, learn=False)
 
     def get_feature_names_out(self):
