@@ -46,6 +46,7 @@ PAGES = [
     "guide/parsing",
     "results",
     "api",
+    "bad_input",
     "architecture",
 ]
 

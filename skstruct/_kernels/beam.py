@@ -220,3 +220,7 @@ def beam_predict_batch(indptr, indices, data, offsets, coef, n_labels, order, be
         )
         paths[lo:hi] = result[0]
     return paths
+
+
+#: The same, one thread (see ``chain.predict_batch_serial``).
+beam_predict_batch_serial = njit(beam_predict_batch.py_func)

@@ -220,6 +220,11 @@ def predict_batch(indptr, indices, data, offsets, coef, n_labels, order):
     return paths
 
 
+#: The same, one thread: below a few dozen sentences waking the thread pool costs more
+#: than decoding (milliseconds on a busy machine against a fraction of one).
+predict_batch_serial = njit(predict_batch.py_func)
+
+
 @njit
 def add_chain_delta(
     indptr, indices, data, lo, gold, pred, n_tokens, order, with_stop, coef, n_labels, scale

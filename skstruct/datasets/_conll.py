@@ -51,8 +51,10 @@ def load_conll(path, columns=None, label_column=-1, sep=None, encoding="utf-8"):
     FileNotFoundError
         When ``path`` does not exist.
     ConllFormatError
-        When a line has the wrong number of fields or an empty field (the
-        message names the file and the line), or when the file holds no sentence.
+        When a line has the wrong number of fields or an empty field, when the
+        first token line has too few fields for ``label_column``, or when bytes are
+        not valid ``encoding`` (the message names the file and the line), or when
+        the file holds no sentence. A subclass of ValueError.
     ValueError
         When ``columns``, ``label_column`` or ``sep`` are invalid.
 
@@ -121,7 +123,7 @@ def _read(stream, name, sep, n_fields, label, label_column):
             continue
         if n_fields is None:
             n_fields = len(fields)
-            label = _label_index(label_column, None, n_fields, name, lineno)
+            label = _label_index(label_column, None, n_fields, name, lineno, line)
         if len(fields) != n_fields:
             raise ConllFormatError(
                 name,
@@ -159,26 +161,41 @@ def _check_columns(columns):
     return columns
 
 
-def _label_index(label_column, columns, n_fields, name=None, lineno=None):
-    """Non-negative index of the label column, or None; checks it against ``n_fields``."""
+def _label_index(label_column, columns, n_fields, name=None, lineno=None, line=None):
+    """Non-negative index of the label column, or None; checks it against ``n_fields``.
+
+    With ``name``, ``n_fields`` was read from ``line``, the first token line (number
+    ``lineno``) of that file, and a mismatch is a ConllFormatError naming it (still a
+    ValueError)."""
     if label_column is None:
         return None
-    where = "" if name is None else f" ({name}, line {lineno} has {n_fields} fields)"
     if isinstance(label_column, str):
         if label_column not in columns:
             raise ValueError(f"label_column={label_column!r} is not one of columns={columns!r}.")
         index = columns.index(label_column)
     elif _is_int(label_column):
         if not -n_fields <= label_column < n_fields:
-            raise ValueError(
-                f"label_column={label_column} is out of range for {n_fields} columns{where}."
-            )
+            if name is not None:
+                raise ConllFormatError(
+                    name,
+                    lineno,
+                    f"label_column={label_column} is out of range for {n_fields} columns (the "
+                    f"fields of the first token line): {shorten(line)}",
+                )
+            raise ValueError(f"label_column={label_column} is out of range for {n_fields} columns.")
         index = int(label_column) % n_fields
     else:
         raise ValueError(f"label_column must be an int, a str or None, got {label_column!r}.")
     if n_fields < 2:
+        if name is not None:
+            raise ConllFormatError(
+                name,
+                lineno,
+                f"the first token line has one field, but a label column needs at least one "
+                f"other column (use label_column=None to read unlabelled tokens): {shorten(line)}",
+            )
         raise ValueError(
-            f"a label column needs at least one other column, but there is only one{where}; "
-            "use label_column=None to read unlabelled tokens."
+            "a label column needs at least one other column, but there is only one; use "
+            "label_column=None to read unlabelled tokens."
         )
     return index

@@ -55,7 +55,8 @@ def load_conllu(path, labelled=False, encoding="utf-8"):
         When a token line has the wrong number of columns, ``conllu`` cannot
         parse it (a non-integer head, a bad id), ids are not 1..n in order, or a
         head is missing or out of range. The message names the file, the line
-        and the 0-based sentence index. Also raised for a file with no sentence.
+        and the 0-based sentence index. Also raised for a file with no sentence,
+        and for bytes that are not valid ``encoding`` (naming the line).
         Blocks made only of comment lines are skipped.
 
     See Also

@@ -13,6 +13,7 @@ from sklearn.utils import Bunch
 
 from ._conll import load_conll
 from ._descr import DESCR
+from ._errors import ConllFormatError
 from ._home import DATA_ENV_VAR, candidate_homes, get_data_home
 
 __all__ = ["URLS", "fetch_conll2000", "fetch_conll2002"]
@@ -238,7 +239,9 @@ def fetch_conll2002(
 def _load_conll2002(path):
     try:
         return load_conll(path, label_column=-1)
-    except UnicodeDecodeError:
+    except ConllFormatError as exc:  # bytes that are not UTF-8: a hand-copied Latin-1 original
+        if not isinstance(exc.__cause__, UnicodeDecodeError):
+            raise
         return load_conll(path, label_column=-1, encoding="latin-1")
 
 

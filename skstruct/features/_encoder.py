@@ -15,9 +15,10 @@ per occurrence through C-level ``map`` calls, and pairs are paired by array arit
 the test suite checks that the resulting matrix equals ``DictVectorizer``'s.
 """
 
+import math
 from collections.abc import Mapping
 from itertools import chain, count
-from numbers import Number
+from numbers import Integral, Number
 
 import numpy as np
 from sklearn.base import BaseEstimator
@@ -29,6 +30,11 @@ from ._encoded import EncodedSequences
 
 # The value id of numeric features: their identity is the key alone.
 _NUMERIC = (1 << 32) - 1
+
+#: Largest magnitude of a numeric feature value. Scores multiply weights (which grow
+#: like the values) by values, so larger values could overflow float64 into inf and NaN
+#: scores, and silently wrong predictions.
+MAX_VALUE = 1e100
 
 
 class TokenDictEncoder(BaseEstimator):
@@ -44,8 +50,9 @@ class TokenDictEncoder(BaseEstimator):
     -----
     String values make indicator features ``key=value`` (value 1); numbers and
     booleans are kept as the value of feature ``key`` (``True`` is 1, ``False`` is 0).
-    Zero values are dropped: they never change a score or an update. NaN and
-    infinite values are refused, naming the sentence and token.
+    Zero values are dropped: they never change a score or an update. NaN, infinite
+    values and magnitudes above ``1e100`` (scores, weights times values, would
+    overflow) are refused, naming the sentence and token.
 
     Examples
     --------
@@ -163,13 +170,13 @@ class TokenDictEncoder(BaseEstimator):
         hasher = FeatureHasher(self.n_features, input_type="dict", alternate_sign=False)
         try:
             matrix = hasher.transform(flat)
-        except (TypeError, ValueError):  # nested values, or bad ones: flatten, which names them
+        except (TypeError, ValueError, OverflowError):  # nested or bad values: flatten, and
             X, flat = _plain_tokens(_flatten_corpus(X))
-            _Pairs(X, flat)  # names any value that is still not a string or a finite number
+            _Pairs(X, flat)  # name any value that is not a string or a usable number
             matrix = hasher.transform(flat)
         matrix.eliminate_zeros()
-        if not np.isfinite(matrix.data).all():
-            _raise_bad_value(X, lambda v: _value_kind(v) == "number" and not np.isfinite(v))
+        if not (np.abs(matrix.data) <= MAX_VALUE).all():
+            _raise_bad_value(X, _unusable_number)
         return EncodedSequences(
             matrix.indptr.astype(np.int64),
             matrix.indices.astype(np.int32),
@@ -204,7 +211,13 @@ class _Pairs:
                 n,
             )
         except TypeError:  # an unhashable value: a nested dict or list, or a bad value
-            raise _NestedValues from None
+            if any(isinstance(v, _CONTAINERS) for v in chain.from_iterable(map(dict.values, flat))):
+                raise _NestedValues from None
+            _raise_bad_value(X, lambda v: not _value_kind(v))  # an array, a bytearray...
+            raise TypeError(  # an unhashable number type: not expected, but never a crash
+                "A token holds an unhashable feature value; values must be strings, numbers "
+                "or booleans."
+            ) from None
         key_ids = _densify(key_ids, key_first)
         value_ids = _densify(value_ids, value_first)
         self.distinct_keys = list(key_first)
@@ -217,10 +230,10 @@ class _Pairs:
         self.is_symbolic = np.array([k == "str" for k in kinds], dtype=bool)
         numeric_value = np.ones(len(kinds))
         numeric_value[~self.is_symbolic] = [
-            float(v) for v, s in zip(self.distinct_values, self.is_symbolic) if not s
+            _float(v) for v, s in zip(self.distinct_values, self.is_symbolic) if not s
         ]
-        if not np.isfinite(numeric_value).all():
-            _raise_bad_value(X, lambda v: _value_kind(v) == "number" and not np.isfinite(v))
+        if not (np.abs(numeric_value) <= MAX_VALUE).all():  # NaN fails too
+            _raise_bad_value(X, _unusable_number)
         # Pairs, identified by (key id, value id or one id for all numeric values).
         n_values = len(kinds) + 1
         local = key_ids.astype(np.int64) * n_values
@@ -328,25 +341,52 @@ def _flatten_token(i, pos, token):
 def _value_kind(v):
     if isinstance(v, str):
         return "str"
-    if isinstance(v, (Number, np.number)) and not isinstance(v, complex):
+    # numpy booleans are no Number, but are booleans (1 or 0) like Python's
+    if isinstance(v, (Number, np.number, np.bool_)) and not isinstance(v, complex):
         return "number"
     return None
 
 
+def _float(v):
+    """``float(v)``, or infinity for an int too large for a float."""
+    try:
+        return float(v)
+    except OverflowError:
+        return math.inf
+
+
+def _unusable_number(v):
+    return _value_kind(v) == "number" and not abs(_float(v)) <= MAX_VALUE
+
+
 def _raise_bad_value(X, is_bad):
+    """Raise the error for the first value ``is_bad`` accepts, naming its place."""
     for i, seq in enumerate(X):
         for pos, token in enumerate(seq):
             for key, v in token.items():
-                if is_bad(v):
-                    if _value_kind(v) == "number":
-                        raise ValueError(
-                            f"Example {i}: token {pos} has a non-finite value for feature "
-                            f"{key!r} ({v}); NaN and infinity are not allowed."
-                        )
+                if not is_bad(v):
+                    continue
+                where = f"Example {i}: token {pos} has"
+                if _value_kind(v) != "number":
                     raise TypeError(
-                        f"Example {i}: token {pos} has a value of type {type(v).__name__} for "
-                        f"feature {key!r}; values must be strings, numbers or booleans."
+                        f"{where} a value of type {type(v).__name__} for feature {key!r}; "
+                        f"values must be strings, numbers or booleans."
                     )
+                if not isinstance(v, Integral) and not math.isfinite(_float(v)):
+                    raise ValueError(
+                        f"{where} a non-finite value for feature {key!r} ({v}); NaN and "
+                        f"infinity are not allowed."
+                    )
+                shown = (
+                    f"{_float(v):g}"
+                    if math.isfinite(_float(v))
+                    else f"an integer of {int(v).bit_length()} bits"
+                )
+                raise ValueError(
+                    f"{where} a value too large for feature {key!r} ({shown}); values must be "
+                    f"at most {MAX_VALUE:g} in magnitude, or scores would overflow. Scale them "
+                    f"down."
+                )
 
 
 def _densify(first_seen_ids, first_seen):

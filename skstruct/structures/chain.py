@@ -7,6 +7,9 @@ from .._kernels import chain as _chain
 from .._kernels import swvp as _swvp
 from ._trace import SearchTrace
 
+#: Batches of fewer sentences are decoded on one thread (see _kernels.chain).
+PARALLEL_FROM = 64
+
 
 class LinearChain:
     """A linear chain of order 0, 1 or 2 over ``n_labels`` labels and ``n_features`` features.
@@ -59,9 +62,12 @@ class LinearChain:
     def predict(self, encoded, coef, beam_size=None):
         """Label ids (int32 (n_tokens,)): exact Viterbi, or beam search of ``beam_size``."""
         arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
+        parallel = encoded.n_sentences >= PARALLEL_FROM
         if beam_size is None:
-            return _chain.predict_batch(*arrays, self.n_labels, self.order)
-        return _beam.beam_predict_batch(*arrays, self.n_labels, self.order, beam_size)
+            kernel = _chain.predict_batch if parallel else _chain.predict_batch_serial
+            return kernel(*arrays, self.n_labels, self.order)
+        kernel = _beam.beam_predict_batch if parallel else _beam.beam_predict_batch_serial
+        return kernel(*arrays, self.n_labels, self.order, beam_size)
 
     def perceptron_epoch(self, encoded, labels, visit, weights):
         """One epoch of Collins' perceptron (exact search, full updates), fused in a kernel.

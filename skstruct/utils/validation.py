@@ -112,7 +112,7 @@ def flat_labels(y, *, name="y"):
     """All labels of ``y`` in one list, checked to be hashable and of one kind.
 
     Labels must be all strings or all numbers: mixing them is refused, because
-    numpy would silently turn the numbers into strings.
+    numpy would silently turn the numbers into strings. A NaN label is refused too.
 
     Examples
     --------
@@ -136,6 +136,14 @@ def flat_labels(y, *, name="y"):
             f"Example {i}: {name} mixes label types: {labels[bad]!r} at position {pos} of "
             f"{name}[{i}] is a {type(labels[bad]).__name__} while {labels[0]!r} is a "
             f"{type(labels[0]).__name__}. Use one type for all labels."
+        )
+    # NaN equals no label, not even itself: it could never be learnt, predicted or scored.
+    if kinds == {"number"} and any(lab != lab for lab in set(labels)):
+        bad = next(j for j, lab in enumerate(labels) if lab != lab)
+        i, pos = _locate(y, bad)
+        raise ValueError(
+            f"Example {i}: label {labels[bad]!r} at position {pos} of {name}[{i}] is NaN, "
+            f"which equals no label (not even itself); use another value."
         )
     return labels
 

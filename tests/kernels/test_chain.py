@@ -5,7 +5,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skstruct._kernels import chain
+from skstruct._kernels import beam, chain
 from skstruct.decoders import viterbi
 from skstruct.features import EncodedSequences
 from skstruct.learners._weights import AveragedWeights
@@ -145,3 +145,20 @@ def _dict_weights(model, coef):
         w[("start", k)] = coef[base + L * L + k]
         w[("stop", k)] = coef[base + L * L + L + k]
     return w
+
+
+@settings(max_examples=30, deadline=None)
+@given(strategies.sparse_corpus(), st.integers(0, 2), st.integers(0, 2**31 - 1))
+def test_serial_and_parallel_batches_decode_alike(corpus, order, seed):
+    sentences, _ = corpus
+    encoded = _encode(sentences, 6)
+    structure = LinearChain(6, 3, order)
+    coef = np.random.default_rng(seed).normal(size=structure.n_weights)
+    arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
+    np.testing.assert_array_equal(
+        chain.predict_batch(*arrays, 3, order), chain.predict_batch_serial(*arrays, 3, order)
+    )
+    np.testing.assert_array_equal(
+        beam.beam_predict_batch(*arrays, 3, order, 2),
+        beam.beam_predict_batch_serial(*arrays, 3, order, 2),
+    )
