@@ -23,3 +23,11 @@ def data_home():
             pytrace=False,
         )
     return Path(home)
+
+
+def pytest_collection_modifyitems(items):
+    """Every test that reads the real corpora carries the ``data`` marker, so that
+    ``-m "not data"`` (e.g. the slow NUMBA_DISABLE_JIT coverage run) leaves all of them out."""
+    for item in items:
+        if "data_home" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.data)

@@ -223,4 +223,4 @@ def beam_predict_batch(indptr, indices, data, offsets, coef, n_labels, order, be
 
 
 #: The same, one thread (see ``chain.predict_batch_serial``).
-beam_predict_batch_serial = njit(beam_predict_batch.py_func)
+beam_predict_batch_serial = njit(getattr(beam_predict_batch, "py_func", beam_predict_batch))

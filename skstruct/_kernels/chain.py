@@ -221,8 +221,9 @@ def predict_batch(indptr, indices, data, offsets, coef, n_labels, order):
 
 
 #: The same, one thread: below a few dozen sentences waking the thread pool costs more
-#: than decoding (milliseconds on a busy machine against a fraction of one).
-predict_batch_serial = njit(predict_batch.py_func)
+#: than decoding (milliseconds on a busy machine against a fraction of one). No
+#: ``py_func`` under NUMBA_DISABLE_JIT=1, where njit returns the function itself.
+predict_batch_serial = njit(getattr(predict_batch, "py_func", predict_batch))
 
 
 @njit
