@@ -45,6 +45,7 @@ PAGES = [
     "guide/eg_ssvm",
     "guide/parsing",
     "results",
+    "notebooks",
     "api",
     "bad_input",
     "architecture",
