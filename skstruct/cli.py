@@ -255,32 +255,33 @@ def _add_train(commands, common):
     return sub
 
 
+def _add_model_command(commands, common, name, run, help, description):
+    """A subcommand that applies a saved model to FILE."""
+    sub = commands.add_parser(name, parents=[common], help=help, description=description)
+    sub.set_defaults(run=run)
+    sub.add_argument("--model", required=True, metavar="MODEL")
+    sub.add_argument("file", metavar="FILE")
+    return sub
+
+
 def _add_predict(commands, common):
-    sub = commands.add_parser(
-        "predict",
-        parents=[common],
+    sub = _add_model_command(
+        commands, common, "predict", _predict,
         help="label or parse a file with a trained model",
         description="Write FILE with the predictions: CoNLL columns plus the predicted label, "
         "or CoNLL-U with HEAD (and DEPREL) filled in.",
-    )
-    sub.set_defaults(run=_predict)
-    sub.add_argument("--model", required=True, metavar="MODEL")
-    sub.add_argument("file", metavar="FILE")
+    )  # fmt: skip
     sub.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
     return sub
 
 
 def _add_evaluate(commands, common):
-    sub = commands.add_parser(
-        "evaluate",
-        parents=[common],
+    sub = _add_model_command(
+        commands, common, "evaluate", _evaluate,
         help="score a trained model on an annotated file",
         description="Print token accuracy, and span precision/recall/F1 (chunk, ner) or "
         "attachment scores (parse).",
-    )
-    sub.set_defaults(run=_evaluate)
-    sub.add_argument("--model", required=True, metavar="MODEL")
-    sub.add_argument("file", metavar="FILE")
+    )  # fmt: skip
     sub.add_argument(
         "--punct",
         choices=PUNCTUATION,
