@@ -4,6 +4,7 @@
 import os
 import signal
 import threading
+import warnings
 
 import numpy as np
 import pytest
@@ -27,6 +28,17 @@ from skstruct.utils._interrupt import InterruptedFitWarning, deferred_interrupt
 from tests.test_contract import _tree_data
 
 X, y = make_chain_data(60, n_labels=3, n_words=20, random_state=0)
+
+
+@pytest.fixture(autouse=True)
+def ctrl_c_raises():
+    """Python's own SIGINT handler, whatever the test runner was started with (CI runs
+    in the background, where SIGINT is ignored)."""
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    yield
+    signal.signal(signal.SIGINT, previous)
+
+
 TREES = _tree_data(n=40, seed=2)
 
 
@@ -159,3 +171,14 @@ def test_deferral_is_main_thread_only():
         _ctrl_c()
         assert request.requested
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_an_ignored_ctrl_c_stays_ignored(monkeypatch):
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    model = StructuredPerceptron(features=TokenFeatures(), max_iter=3, random_state=0)
+    monkeypatch.setattr(model, "_run_epoch", _interrupting(model._run_epoch, 1, 2))
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        model.fit(X, y)
+    assert model.n_iter_ == 3
+    assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN

@@ -27,13 +27,17 @@ def deferred_interrupt():
     """Within the block, the first SIGINT sets ``.requested`` instead of raising.
 
     Signal handlers belong to the main thread; elsewhere (a joblib or GridSearchCV
-    thread, which never receives KeyboardInterrupt anyway) nothing changes.
+    thread, which never receives KeyboardInterrupt anyway) nothing changes, and neither
+    does a process that ignores SIGINT.
     """
     request = _Request()
     if threading.current_thread() is not threading.main_thread():
         yield request
         return
     previous = signal.getsignal(signal.SIGINT)
+    if previous is signal.SIG_IGN:  # the process ignores Ctrl-C (nohup, a daemon): keep it so
+        yield request
+        return
 
     def ask_to_stop(signum, frame):
         if request.requested:  # asked twice: stop now
