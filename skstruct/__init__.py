@@ -15,6 +15,7 @@ from .learners import (
     StructuredPerceptron,
     StructuredWeightedViolationsPerceptron,
 )
+from .pipeline import PredictedTags
 
 __version__ = "0.1.0.dev0"
 
@@ -29,6 +30,7 @@ __all__ = [
     "Greedy",
     "ModelFormatError",
     "ParameterMixing",
+    "PredictedTags",
     "StructuredPerceptron",
     "StructuredWeightedViolationsPerceptron",
     "TokenFeatures",

@@ -21,6 +21,7 @@ else, and arrays are read with ``allow_pickle=False``: a file can describe data,
 code to run.
 """
 
+import errno
 import json
 import os
 
@@ -123,6 +124,8 @@ def save(model, path, *, metadata=None):
 
     Raises
     ------
+    FileNotFoundError
+        When the folder of ``path`` does not exist (the message names it).
     TypeError
         When ``model`` is not a skstruct estimator, or a parameter or attribute holds
         something that cannot be stored as data (a function such as SWVP's callable
@@ -160,6 +163,11 @@ def save(model, path, *, metadata=None):
         np.savez_compressed(path, **arrays)
         return
     path = os.fspath(path)
+    folder = os.path.dirname(os.path.abspath(path))
+    if not os.path.isdir(folder):  # else open() would name the temporary file instead
+        raise FileNotFoundError(
+            errno.ENOENT, f"cannot save the model: no folder {folder!r} (create it first)", path
+        )
     partial = f"{path}.partial"
     try:
         # an open file: np.savez_compressed would append ".npz" to a name without it

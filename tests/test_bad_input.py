@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from skstruct import StructuredPerceptron, TokenFeatures
+from skstruct.metrics import token_accuracy
 
 X = [[{"w": "a"}, {"w": "b"}], [{"w": "c"}]]
 y = [["A", "B"], ["A"]]
@@ -39,9 +40,12 @@ def test_fit_rejects_bad_input_clearly(X_bad, y_bad, error, match):
         StructuredPerceptron(max_iter=1).fit(X_bad, y_bad)
 
 
-def test_score_rejects_labels_unseen_in_training(fitted):
-    with pytest.raises(ValueError, match=r"Example 1: label 'C' at position 0 of y\[1\] was not"):
-        fitted.score(X, [["A", "B"], ["C"]])
+def test_score_counts_labels_unseen_in_training_as_errors(fitted):
+    # as skstruct evaluate and skstruct.metrics do (issue 14): no model predicts them
+    gold = [["A", "B"], ["C"]]
+    predicted = fitted.predict(X)
+    assert predicted[1] != ["C"]
+    assert fitted.score(X, gold) == token_accuracy(gold, predicted) < 1.0
 
 
 def test_predict_rejects_bad_input_clearly(fitted):

@@ -22,6 +22,7 @@ from skstruct import (
     ArcFeatures,
     Eisner,
     ParameterMixing,
+    PredictedTags,
     StructuredPerceptron,
     TokenFeatures,
 )
@@ -40,7 +41,12 @@ MIXERS = [
     ),
 ]  # fmt: skip
 ESTIMATORS = ALL + MIXERS
-TRANSFORMERS = [TokenFeatures(), ArcFeatures(n_features=2**10), TokenDictEncoder()]
+TRANSFORMERS = [
+    TokenFeatures(),
+    ArcFeatures(n_features=2**10),
+    TokenDictEncoder(),
+    PredictedTags(StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0)),
+]
 
 
 def _decoder(estimator):
@@ -125,7 +131,7 @@ def test_mixing_in_pipeline_and_grid_search():
 
 
 def _transformer_data(transformer):
-    X, _ = _TREE_DATA if isinstance(transformer, ArcFeatures) else _CHAIN_DATA
+    X, _ = _TREE_DATA if isinstance(transformer, ArcFeatures | PredictedTags) else _CHAIN_DATA
     if isinstance(transformer, TokenDictEncoder):
         return TokenFeatures().fit_transform(X)
     return X

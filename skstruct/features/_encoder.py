@@ -50,7 +50,8 @@ class TokenDictEncoder(BaseEstimator):
     -----
     String values make indicator features ``key=value`` (value 1); numbers and
     booleans are kept as the value of feature ``key`` (``True`` is 1, ``False`` is 0).
-    Zero values are dropped: they never change a score or an update. NaN, infinite
+    Zero values are dropped: they never change a score or an update, and so are ``None``
+    values (an unannotated field of :func:`~skstruct.datasets.load_conllu`). NaN, infinite
     values and magnitudes above ``1e100`` (scores, weights times values, would
     overflow) are refused, naming the sentence and token.
 
@@ -224,7 +225,7 @@ class _Pairs:
         self.distinct_values = list(value_first)
         kinds = [_value_kind(v) for v in self.distinct_values]
         if not all(kinds):
-            if any(isinstance(v, _CONTAINERS) for v in self.distinct_values):
+            if any(v is None or isinstance(v, _CONTAINERS) for v in self.distinct_values):
                 raise _NestedValues
             _raise_bad_value(X, lambda v: not _value_kind(v))
         self.is_symbolic = np.array([k == "str" for k in kinds], dtype=bool)
@@ -266,7 +267,8 @@ class _Pairs:
 
 
 class _NestedValues(Exception):
-    """Raised when token dicts use crfsuite's nested forms, which need flattening first."""
+    """Raised when token dicts use crfsuite's nested forms or ``None`` values, which need
+    flattening first."""
 
 
 _CONTAINERS = (Mapping, list, tuple, set, frozenset)
@@ -303,6 +305,10 @@ def _flatten_corpus(X):
     A list of names ``["a", "b"]`` means ``{"a": 1.0, "b": 1.0}``; a nested dict value
     ``{"p": {"a": 2.0}}`` means ``{"p:a": 2.0}``; a nested list or set of names
     ``{"p": ["a", "b"]}`` means ``{"p:a": 1.0, "p:b": 1.0}``. Repeated names add up.
+    A ``None`` value, at any depth, is no feature: it is how
+    :func:`~skstruct.datasets.load_conllu` gives an unannotated field. A name that is a
+    tuple of strings and numbers, as in the enhanced dependencies ``load_conllu``
+    gives (``"deps": [("nsubj", 2)]``), is joined with ``:`` (``"deps:nsubj:2"``).
     """
     return [
         [_flatten_token(i, pos, token) for pos, token in enumerate(seq)] for i, seq in enumerate(X)
@@ -314,6 +320,8 @@ def _flatten_token(i, pos, token):
 
     def add_names(prefix, names):
         for name in names:
+            if isinstance(name, tuple) and all(_is_name_part(part) for part in name):
+                name = ":".join(map(str, name))
             if not isinstance(name, str):
                 raise TypeError(
                     f"Example {i}: token {pos} lists {name!r} as a feature name"
@@ -322,6 +330,8 @@ def _flatten_token(i, pos, token):
             out[prefix + name] = out.get(prefix + name, 0.0) + 1.0
 
     def add(key, value):
+        if value is None:
+            return
         if isinstance(value, Mapping):
             for sub_key, sub_value in value.items():
                 add(f"{key}:{sub_key}", sub_value)
@@ -336,6 +346,10 @@ def _flatten_token(i, pos, token):
         for key, value in token.items():
             add(key, value)
     return out
+
+
+def _is_name_part(part):
+    return isinstance(part, (str, Integral)) and not isinstance(part, bool)
 
 
 def _value_kind(v):

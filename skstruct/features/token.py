@@ -1,6 +1,7 @@
 """TokenFeatures: raw tokens -> sklearn-crfsuite-style token feature dicts."""
 
 import re
+from collections.abc import Mapping
 from numbers import Integral
 
 from sklearn.base import BaseEstimator, TransformerMixin
@@ -28,9 +29,13 @@ def word_shape(word):
 class TokenFeatures(TransformerMixin, BaseEstimator):
     """Turn raw tokens into feature dicts (the input format of sklearn-crfsuite).
 
-    A token is a string (the word) or a tuple / list whose first field is the word
+    A token is a string (the word), a tuple / list whose first field is the word
     and whose other fields are extra columns, such as the POS tags that
-    :func:`~skstruct.datasets.load_conll` returns.
+    :func:`~skstruct.datasets.load_conll` returns, or a CoNLL-U token dict as
+    :func:`~skstruct.datasets.load_conllu` returns (the word is its ``"form"``, and
+    ``columns`` names the fields to use besides; unannotated ``None`` fields give no
+    feature). This is how to tag CoNLL-U data: the raw token dicts would make every
+    field a feature, the gold ``upos``, ``head`` and the token ``id`` included.
 
     Parameters
     ----------
@@ -50,7 +55,9 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
     columns : sequence of str or None, default=None
         Names of the extra token fields, in order; ``None`` names them ``col1``,
         ``col2``, ... Each becomes a string feature, with its 2-character prefix too
-        (``"col1[:2]"``), which for PTB tags groups ``NN``/``NNS``/``NNP``.
+        (``"col1[:2]"``), which for PTB tags groups ``NN``/``NNS``/``NNP``. For
+        CoNLL-U token dicts, the keys of the fields to use besides ``"form"`` (for
+        example ``["lemma", "xpos"]``); ``None`` uses the form alone.
     window : int, default=1
         Add the features of the tokens up to ``window`` positions away, prefixed with
         the offset (``"-1:lower"``, ``"+1:col1"``). Context tokens contribute their
@@ -72,6 +79,13 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
     >>> feats.fit_transform([[("The", "DT"), ("cats", "NNS")]])[0][1]
     {'bias': 1.0, 'word': 'cats', 'lower': 'cats', 'suffix1': 's', 'suffix2': 'ts', \
 'pos': 'NNS', 'pos[:2]': 'NN', 'EOS': True}
+
+    CoNLL-U tokens, as :func:`~skstruct.datasets.load_conllu` gives them:
+
+    >>> token = {"id": 2, "form": "cats", "lemma": "cat", "upos": "NOUN", "xpos": None}
+    >>> feats.set_params(columns=["xpos"]).fit_transform([[token]])[0][0]
+    {'bias': 1.0, 'word': 'cats', 'lower': 'cats', 'suffix1': 's', 'suffix2': 'ts', \
+'BOS': True, 'EOS': True}
     """
 
     _parameter_constraints: dict = {
@@ -134,8 +148,12 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
         return [self._sentence(i, seq) for i, seq in enumerate(X)]
 
     def _sentence(self, i, seq):
-        fields = [_fields(i, pos, token) for pos, token in enumerate(seq)]
-        names = self._column_names(i, fields)
+        if isinstance(seq[0], Mapping):
+            names = [] if self.columns is None else list(self.columns)
+            fields = [_conllu_fields(i, pos, token, names) for pos, token in enumerate(seq)]
+        else:
+            fields = [_fields(i, pos, token) for pos, token in enumerate(seq)]
+            names = self._column_names(i, fields)
         own = [self._own(f, names) for f in fields]
         context = [self._context(f, names) for f in fields] if self.window else None
         n = len(seq)
@@ -218,6 +236,24 @@ def _fields(i, pos, token):
     )
 
 
+def _conllu_fields(i, pos, token, names):
+    """``(form, *fields)`` of a CoNLL-U token dict; an unannotated field is None."""
+    if not isinstance(token, Mapping) or not isinstance(token.get("form"), str):
+        raise TypeError(
+            f"Example {i}: token {pos} is {token!r}; TokenFeatures expects CoNLL-U token "
+            f"dicts with a string 'form' (as load_conllu gives them) in a sentence whose "
+            f"first token is one."
+        )
+    values = [token.get(name) for name in names]
+    for name, value in zip(names, values):
+        if value is not None and not isinstance(value, str):
+            raise TypeError(
+                f"Example {i}: token {pos} has {value!r} in field {name!r}; columns must name "
+                f"string fields (or fields that are None where unannotated)."
+            )
+    return (token["form"], *values)
+
+
 def _flags(word):
     return {
         "is_upper": word.isupper(),
@@ -231,6 +267,8 @@ def _flags(word):
 def _columns(fields, names):
     feats = {}
     for name, value in zip(names, fields[1:]):
+        if value is None:  # an unannotated CoNLL-U field
+            continue
         feats[name] = value
         feats[f"{name}[:2]"] = value[:2]
     return feats

@@ -15,6 +15,7 @@ from sklearn.utils.validation import check_is_fitted
 from ..decoders.chain import Viterbi
 from ..features._encoder import TokenDictEncoder
 from ..features.arc import ArcFeatures
+from ..metrics._scorer_guard import refuse_sklearn_scorer
 from ..utils.tags import sequence_tags
 from ..utils.validation import (
     _locate,
@@ -131,7 +132,14 @@ class StructuredModel(BaseEstimator):
         -------
         list of list
             One label list per sequence, labels as given in ``fit``.
+
+        Raises
+        ------
+        skstruct.metrics.UnsupportedScorerError
+            When called by a scikit-learn scorer of a :mod:`sklearn.metrics` function
+            (``scoring="accuracy"``), which cannot score sequences.
         """
+        refuse_sklearn_scorer()
         check_is_fitted(self, "coef_")
         X = check_sequences(X)
         encoded = self._encode_X(X)
@@ -146,8 +154,9 @@ class StructuredModel(BaseEstimator):
     def score(self, X, y):
         """Token accuracy of ``predict(X)`` against ``y``.
 
-        Labels never seen in training raise a ValueError naming the example: no
-        model could predict them, so a silent score would mislead.
+        A gold label never seen in training counts as an error (no model could
+        predict it), as in :func:`~skstruct.metrics.token_accuracy` and
+        ``skstruct evaluate``. For a parser: UAS, the heads alone.
 
         Parameters
         ----------
@@ -160,7 +169,7 @@ class StructuredModel(BaseEstimator):
         """
         check_is_fitted(self, "coef_")
         X, y = check_sequences_and_labels(X, y)
-        return self._token_accuracy(self._encode_X(X), self._encode_y(y), self.coef_)
+        return self._token_accuracy(self._encode_X(X), self._encode_y(y, strict=False), self.coef_)
 
     def _predict_ids(self, encoded, coef):
         width = self.decoder_.search_width(self.structure_)
@@ -192,8 +201,10 @@ class StructuredModel(BaseEstimator):
             self.decoder_.check_lengths(encoded, name)
         return encoded
 
-    def _encode_y(self, y, name="y"):
-        """Label ids (int32, all tokens); unseen labels raise, naming the example.
+    def _encode_y(self, y, name="y", strict=True):
+        """Label ids (int32, all tokens). Unseen labels raise, naming the example, when
+        ``strict`` (training data); else they get id -1, which no prediction equals, so
+        scores count them as errors (scoring data).
 
         For a parser: every word's head, each sentence checked to be a tree.
         """
@@ -202,6 +213,9 @@ class StructuredModel(BaseEstimator):
             return self._parser_outputs(check_heads(heads, name=name), deprels, name, strict=False)
         labels = flat_labels(y, name=name)
         index = {label: i for i, label in enumerate(self.classes_.tolist())}
+        if not strict:
+            get = index.get
+            return np.fromiter((get(lab, -1) for lab in labels), dtype=np.int32, count=len(labels))
         try:
             return np.fromiter(map(index.__getitem__, labels), dtype=np.int32, count=len(labels))
         except (KeyError, TypeError):

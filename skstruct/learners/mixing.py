@@ -226,7 +226,10 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         dev = None
         if X_dev is not None:
             X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
-            dev = (learner._encode_X(X_dev, "X_dev"), learner._encode_y(y_dev, name="y_dev"))
+            dev = (
+                learner._encode_X(X_dev, "X_dev"),
+                learner._encode_y(y_dev, name="y_dev", strict=False),
+            )
 
         order = rng.permutation(len(X)) if self.shuffle and self.n_shards > 1 else np.arange(len(X))
         self.shards_ = np.array_split(order, self.n_shards)

@@ -10,7 +10,8 @@ from ._base import BaseStructuredLearner
 
 
 class StructuredPerceptron(BaseStructuredLearner):
-    """Collins' structured perceptron with averaging, for sequence labelling.
+    """Collins' structured perceptron with averaging, for sequence labelling and
+    dependency parsing.
 
     For each training sequence ``(x, y)`` in turn, decode ``y* = argmax_y' w . phi(x, y')``
     and, when ``y* != y``, update ``w += phi(x, y) - phi(x, y*)`` (the SWVP paper's
@@ -18,15 +19,27 @@ class StructuredPerceptron(BaseStructuredLearner):
     returned is the average of ``w`` over every example visited, computed lazily so
     that an update costs ``O(|phi(x, y) - phi(x, y*)|)``.
 
+    The decoder decides the task: a chain decoder labels sequences (``y`` holds a
+    label per token), a tree decoder parses (``y`` holds a head per word, 0 for the
+    root, or ``(head, deprel)`` pairs for a labelled parser; ``X`` holds the
+    sentences' token dicts as :func:`~skstruct.datasets.load_conllu` gives them).
+
     It is not a classifier: ``cross_val_score(est, X, y, cv=5)`` splits sequences
-    with plain ``KFold``.
+    with plain ``KFold``; score with :mod:`skstruct.metrics` scorers
+    (``scoring=token_accuracy_scorer``), not sklearn's names such as
+    ``"accuracy"``.
 
     Parameters
     ----------
-    decoder : Viterbi, BeamSearch, Greedy or None, default=None
-        How outputs are searched, and so which structure is learnt. ``None`` means
-        ``Viterbi()``, an exact first-order chain. ``GridSearchCV`` reaches its
-        parameters as ``decoder__order`` or ``decoder__beam_size``.
+    decoder : Viterbi, BeamSearch, Greedy, Eisner, ChuLiuEdmonds, ArcStandard or \
+            None, default=None
+        How outputs are searched, and so which structure is learnt. Sequences:
+        ``Viterbi(order=0|1|2)`` (exact), ``BeamSearch(beam_size)``, ``Greedy()``.
+        Dependency trees: ``Eisner(order=1|2)`` (exact projective),
+        ``ChuLiuEdmonds()`` (exact non-projective), ``ArcStandard(beam_size)``
+        (transition-based beam search). ``None`` means ``Viterbi()``, an exact
+        first-order chain. ``GridSearchCV`` reaches their parameters as
+        ``decoder__order`` or ``decoder__beam_size``.
     update : {"standard", "early", "hybrid", "max_violation", "latest", "laso"} or \
             rule object, default="standard"
         Which violation to update on (see :mod:`skstruct.updates`): ``"standard"`` is
@@ -38,7 +51,9 @@ class StructuredPerceptron(BaseStructuredLearner):
         tokens. ``None``: ``X`` already holds token feature dicts in sklearn-crfsuite's
         format (string values are indicators ``key=value``; numbers are honoured as
         feature values; python-crfsuite's shorthand forms, lists of feature names and
-        nested dicts or lists, are flattened as it does).
+        nested dicts or lists, are flattened as it does; ``None`` values are no
+        feature). Parsers: :class:`~skstruct.ArcFeatures` or ``None`` for its
+        defaults.
     n_features : int or None, default=None
         ``None`` learns an exact vocabulary of features (as
         :class:`~sklearn.feature_extraction.DictVectorizer` names them); an int hashes
@@ -72,15 +87,16 @@ class StructuredPerceptron(BaseStructuredLearner):
     coef_ : ndarray of shape (n_weights,)
         The learnt (averaged) weights, laid out by ``structure_``.
     classes_ : ndarray of shape (n_labels,)
-        Labels, sorted; label ids index this array.
-    structure_ : LinearChain
+        Labels (relation labels for a labelled parser), sorted; label ids index this
+        array. An unlabelled parser has none.
+    structure_ : LinearChain or ArcFactoredTree
         The output structure and weight layout.
     encoder_ : TokenDictEncoder
         The fitted feature vocabulary (``encoder_.get_feature_names_out()``).
     features_ : transformer or None
         The fitted clone of ``features``.
-    decoder_ : Viterbi
-        The decoder used.
+    decoder_ : decoder object
+        A clone of ``decoder`` (``Viterbi()`` when it is None).
     n_iter_ : int
         Epochs run by the last call to ``fit`` (or all ``partial_fit`` calls).
     update_rule_ : object
@@ -125,6 +141,14 @@ class StructuredPerceptron(BaseStructuredLearner):
     ['L1', 'L1', 'L1', 'L1']
     >>> round(model.score(X[150:], y[150:]), 2)
     0.96
+
+    The same learner parses with a tree decoder (heads, 0 for the root):
+
+    >>> from skstruct import Eisner
+    >>> sentences = [[{"form": "dogs", "xpos": "NNS"}, {"form": "bark", "xpos": "VBP"}]] * 4
+    >>> parser = StructuredPerceptron(Eisner(), max_iter=2, random_state=0)
+    >>> parser.fit(sentences, [[2, 0]] * 4).predict(sentences[:1])
+    [[2, 0]]
     """
 
     _parameter_constraints: dict = {

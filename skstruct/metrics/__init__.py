@@ -12,7 +12,8 @@ Inputs are always lists of label sequences, one per sentence:
   form or by tag), :func:`uas_score`.
 * Scorers for model selection: :data:`token_accuracy_scorer`,
   :data:`sequence_accuracy_scorer`, :data:`span_f1_scorer` and the
-  :data:`SCORERS` dict.
+  :data:`SCORERS` dict. scikit-learn's own (``scoring="accuracy"``) raise
+  :class:`UnsupportedScorerError`.
 """
 
 from ._attachment import (
@@ -21,6 +22,7 @@ from ._attachment import (
     is_punctuation,
     uas_score,
 )
+from ._scorer_guard import UnsupportedScorerError
 from ._scorers import (
     SCORERS,
     sequence_accuracy_scorer,
@@ -33,6 +35,7 @@ from ._token import flat_classification_report, sequence_accuracy, token_accurac
 __all__ = [
     "PTB_PUNCTUATION_TAGS",
     "SCORERS",
+    "UnsupportedScorerError",
     "attachment_scores",
     "flat_classification_report",
     "is_punctuation",

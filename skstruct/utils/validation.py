@@ -15,6 +15,8 @@ def _as_list(X, name):
         return list(X)
     if isinstance(X, np.ndarray) and X.ndim >= 1:
         return list(X)
+    if _is_pandas(X):
+        return _pandas_column(X, name)
     if isinstance(X, Iterator):
         raise TypeError(
             f"{name} must be a list of sequences, got a {type(X).__name__} (an iterator, which "
@@ -23,13 +25,36 @@ def _as_list(X, name):
     raise TypeError(f"{name} must be a list of sequences, got {type(X).__name__}.")
 
 
+def _is_pandas(X):
+    # Duck-typed on the class's module: pandas is not a dependency, so it is not imported.
+    return type(X).__module__.partition(".")[0] == "pandas" and hasattr(X, "ndim")
+
+
+def _pandas_column(X, name):
+    """The values of a Series, or of a one-column DataFrame, in a list (index dropped)."""
+    if X.ndim == 1:
+        return X.tolist()
+    if X.ndim == 2 and X.shape[1] == 1:
+        return X.iloc[:, 0].tolist()
+    names = list(X.columns)
+    columns = ", ".join(repr(c) for c in names[:5])
+    more = ", ..." if len(names) > 5 else ""
+    raise TypeError(
+        f"{name} is a DataFrame with {X.shape[1]} columns ({columns}{more}); pass the one "
+        f"column that holds a sequence per row, e.g. {name}=frame[{names[0]!r}] "
+        f"(a Series of lists), or a one-column DataFrame."
+    )
+
+
 def check_sequences(X, *, name="X"):
     """Validate a list of non-empty sequences and return it as a list.
 
     Parameters
     ----------
     X : list of sequences
-        Each sequence is a list, tuple or 1-D array of tokens (or labels).
+        Each sequence is a list, tuple or 1-D array of tokens (or labels). A tuple, a
+        1-D array, a pandas Series or a one-column DataFrame of sequences is taken as
+        the list of its items (a pandas index is ignored: order is what counts).
     name : str, default="X"
         Name of the argument, used in error messages.
 

@@ -1,0 +1,142 @@
+"""PredictedTags: tag first, then parse, in one scikit-learn Pipeline.
+
+Parsers read a part-of-speech field of every token (``xpos`` by default for
+:class:`~skstruct.ArcFeatures`). A treebank holds the gold tags; new text does not.
+:class:`PredictedTags` trains a tagger on the gold tags of the training sentences and
+replaces that field with the tagger's predictions, so that a parser after it in a
+:class:`~sklearn.pipeline.Pipeline` is evaluated as it would run on raw text.
+"""
+
+from collections.abc import Mapping
+
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.utils.validation import check_is_fitted
+
+from .features import TokenFeatures
+from .learners import StructuredPerceptron
+from .utils._sklearn_compat import HasMethods, _fit_context
+from .utils.validation import check_sequences
+
+__all__ = ["PredictedTags"]
+
+
+class PredictedTags(TransformerMixin, BaseEstimator):
+    """Replace a field of CoNLL-U token dicts by a tagger's predictions.
+
+    ``fit`` trains a clone of ``tagger`` to predict ``field`` (for example the PTB
+    tag ``xpos``) from the sentences' token dicts; ``transform`` returns copies of
+    the sentences with ``field`` set to the predicted tags. Put it in front of a
+    parser: ``make_pipeline(PredictedTags(), StructuredPerceptron(Eisner()))``.
+
+    Parameters
+    ----------
+    tagger : estimator or None, default=None
+        The sequence labeller. It receives the token dicts as they are, so it needs
+        features that do not read the gold field: ``None`` means
+        ``StructuredPerceptron(features=TokenFeatures(), random_state=random_state)``,
+        whose :class:`~skstruct.TokenFeatures` reads each token's ``form`` alone.
+    field : str, default="xpos"
+        The token field to learn and to replace (``"upos"`` for UD part-of-speech).
+    random_state : int, RandomState instance or None, default=None
+        Seeds the default tagger (ignored when ``tagger`` is given).
+
+    Attributes
+    ----------
+    tagger_ : estimator
+        The fitted clone of the tagger.
+
+    Notes
+    -----
+    In a Pipeline, ``fit`` passes the training sentences through ``transform`` too,
+    so the parser learns from the tagger's predictions on its own training data,
+    which are nearly gold. Training the parser on gold tags and parsing with
+    predicted ones is the other common setup: fit the two separately.
+
+    Examples
+    --------
+    >>> from sklearn.pipeline import make_pipeline
+    >>> from skstruct import Eisner, PredictedTags, StructuredPerceptron
+    >>> sentences = [
+    ...     [{"form": "dogs", "xpos": "NNS"}, {"form": "bark", "xpos": "VBP"}],
+    ...     [{"form": "cats", "xpos": "NNS"}, {"form": "sleep", "xpos": "VBP"}],
+    ... ] * 3
+    >>> heads = [[2, 0], [2, 0]] * 3
+    >>> pipe = make_pipeline(PredictedTags(random_state=0),
+    ...                      StructuredPerceptron(Eisner(), max_iter=3, random_state=0))
+    >>> pipe.fit(sentences, heads).predict([[{"form": "dogs"}, {"form": "sleep"}]])
+    [[2, 0]]
+    >>> pipe[0].transform([[{"form": "cats"}, {"form": "bark"}]])
+    [[{'form': 'cats', 'xpos': 'NNS'}, {'form': 'bark', 'xpos': 'VBP'}]]
+    """
+
+    _parameter_constraints: dict = {
+        "tagger": [HasMethods(["fit", "predict"]), None],
+        "field": [str],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, tagger=None, *, field="xpos", random_state=None):
+        self.tagger = tagger
+        self.field = field
+        self.random_state = random_state
+
+    @_fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Train the tagger on the gold ``field`` of every token of ``X``.
+
+        Parameters
+        ----------
+        X : list of list of dict
+            Sentences of token dicts, as :func:`~skstruct.datasets.load_conllu` reads
+            them; every token needs ``field``.
+        y : ignored
+            The parser's targets, when in a Pipeline.
+
+        Returns
+        -------
+        self : object
+        """
+        X = check_sequences(X)
+        tags = [[self._gold_tag(i, pos, token) for pos, token in enumerate(s)] for i, s in
+                enumerate(X)]  # fmt: skip
+        if self.tagger is None:
+            tagger = StructuredPerceptron(features=TokenFeatures(), random_state=self.random_state)
+        else:
+            tagger = clone(self.tagger)
+        self.tagger_ = tagger.fit(X, tags)
+        return self
+
+    def transform(self, X):
+        """Copies of the sentences of ``X`` with ``field`` set to the predicted tags.
+
+        Parameters
+        ----------
+        X : list of list of dict
+
+        Returns
+        -------
+        list of list of dict
+        """
+        check_is_fitted(self, "tagger_")
+        X = check_sequences(X)
+        predicted = self.tagger_.predict(X)
+        return [
+            [{**token, self.field: tag} for token, tag in zip(sentence, tags)]
+            for sentence, tags in zip(X, predicted)
+        ]
+
+    def _gold_tag(self, i, pos, token):
+        tag = token.get(self.field) if isinstance(token, Mapping) else None
+        if tag is None:
+            raise ValueError(
+                f"Example {i}: token {pos} has no {self.field!r} tag to learn from "
+                f"({token!r}); PredictedTags learns the field it replaces from tokens that "
+                f"have it."
+            )
+        return tag
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags
