@@ -1,6 +1,6 @@
 """Beam search and violation-fixing updates on POS tagging: Huang et al. (2012), Table 1.
 
-Trigram tagger (``order=2``) on the PTB sample (../shared/data/ptb-sample: train
+Trigram tagger (``order=2``) on the PTB sample (``fetch_ptb_sample``: train
 wsj_0001-0159, dev 0160-0179, test 0180-0199; tags from the XPOS column), with
 Ratnaparkhi (1996) spelling features and one-count training words replaced by
 ``<unk>``, as in the paper's baseline. For beam sizes 1, 2, 4, 7 and the updates
@@ -9,7 +9,9 @@ update): held-out accuracy per epoch, the epoch of the best held-out accuracy, t
 accuracy of that epoch's weights, training time, and the percentage of invalid
 standard updates (the paper's Figure 5).
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/bench_beam.py [--max-iter 12]``
+Run: ``python benchmarks/bench_beam.py [--max-iter 12]``
+The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
+``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
 
 import argparse
@@ -19,7 +21,7 @@ from collections import Counter
 import numpy as np
 
 from skstruct import BeamSearch, StructuredPerceptron, Viterbi
-from skstruct.datasets import get_data_home, load_conllu
+from skstruct.datasets import fetch_ptb_sample
 
 UNK = "<unk>"
 
@@ -46,7 +48,7 @@ def ratnaparkhi_features(sentence, frequent):
 
 
 def load_split(name):
-    X, _ = load_conllu(get_data_home() / "ptb-sample" / f"{name}.conllu")
+    X, _ = fetch_ptb_sample(name, return_X_y=True)
     return [[tok["form"] for tok in s] for s in X], [[tok["xpos"] for tok in s] for s in X]
 
 

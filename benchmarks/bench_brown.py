@@ -1,6 +1,6 @@
 """Beam search where exact search hurts: Brown POS tagging with 472 tags.
 
-First 10,000 sentences of ../shared/data/brown/brown.tsv for training, the next 2,000
+First 10,000 sentences of Brown (``fetch_brown``) for training, the next 2,000
 for test; sklearn-crfsuite tutorial-style word features (the tutorial's set without
 POS columns). Side by side in one process, 10 epochs each:
 
@@ -11,7 +11,9 @@ POS columns). Side by side in one process, 10 epochs each:
 Printed: fit seconds and seconds per epoch, predict seconds, test token accuracy,
 and the ratios the issue sets targets for.
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/bench_brown.py``
+Run: ``python benchmarks/bench_brown.py``
+The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
+``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
 
 import argparse

@@ -8,7 +8,9 @@ seconds, peak resident-memory growth (measured in a fresh interpreter per learne
 then the skstruct/CRFsuite ratios. numba compilation (or loading it from the on-disk
 cache) is timed on its own, before.
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/bench_chain.py [--repeat 3]``
+Run: ``python benchmarks/bench_chain.py [--repeat 3]``
+The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
+``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
 
 import argparse
@@ -92,8 +94,8 @@ def _learners(max_iter):
 
 
 def _data():
-    train = fetch_conll2000("train", download_if_missing=False)
-    test = fetch_conll2000("test", download_if_missing=False)
+    train = fetch_conll2000("train")
+    test = fetch_conll2000("test")
     return (
         train,
         test,

@@ -21,7 +21,9 @@ Corpora: ``conll2002-es`` (Spanish NER, tutorial features, span F1 on testb) and
 ``brown`` (POS tagging with 283 tags, exact first-order Viterbi, token accuracy; an epoch
 costs ~50x more per token, so the rounds are compute-bound).
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/bench_mixing.py [--corpus brown]``
+Run: ``python benchmarks/bench_mixing.py [--corpus brown]``
+The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
+``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
 
 import argparse

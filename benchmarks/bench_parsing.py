@@ -9,19 +9,26 @@ weights: UAS and LAS without punctuation, training seconds, and training through
 in sentences per second per epoch. UDPipe 1 (``ufal.udpipe``, when installed) is
 trained on the same sentences with gold POS (parser only, see ``_udpipe.py``).
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/bench_parsing.py [--corpus ptb]``
+Run: ``python benchmarks/bench_parsing.py [--corpus ptb]``
+The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
+``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
 
 import argparse
 import time
 
 from skstruct import SWVP, ArcStandard, ChuLiuEdmonds, Eisner, StructuredPerceptron
-from skstruct.datasets import get_data_home, load_conllu
+from skstruct.datasets import fetch_conll2007, fetch_ptb_sample
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores
 
+#: corpus -> (load(subset) giving (X, y), labelled, punctuation rule)
 CORPORA = {
-    "ptb": ("ptb-sample", "train.conllu", "test.conllu", False, PTB_PUNCTUATION_TAGS),
-    "conll2007-es": ("conll2007-es", "train.conll", "test.conll", True, "form"),
+    "ptb": (lambda subset: fetch_ptb_sample(subset, return_X_y=True), False, PTB_PUNCTUATION_TAGS),
+    "conll2007-es": (
+        lambda subset: fetch_conll2007("es", subset, labelled=True, return_X_y=True),
+        True,
+        "form",
+    ),
 }
 
 
@@ -55,10 +62,9 @@ def main():
 
 
 def run(corpus, args):
-    folder, train_file, test_file, labelled, punct = CORPORA[corpus]
-    home = get_data_home() / folder
-    X, y = load_conllu(home / train_file, labelled=labelled)
-    X_test, y_test = load_conllu(home / test_file, labelled=labelled)
+    load, labelled, punct = CORPORA[corpus]
+    X, y = load("train")
+    X_test, y_test = load("test")
     print(f"\n{corpus}: {len(X)} training sentences, {len(X_test)} test; {args.max_iter} epochs")
     print(f"{'parser':<36}{'UAS':>7}{'LAS':>7}{'train s':>9}{'sent/s/epoch':>14}")
     StructuredPerceptron(decoder=Eisner(), max_iter=1).fit(X[:5], y[:5])  # load the kernels

@@ -5,7 +5,9 @@ for SWVP with the paper's single-difference mixed assignments under each gamma a
 mode; 10 epochs each, one process. Printed: mean epoch seconds (from ``history_``),
 the ratio to CSP, and test span F1.
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/bench_swvp.py``
+Run: ``python benchmarks/bench_swvp.py``
+The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
+``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
 
 import argparse
@@ -20,8 +22,8 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--max-iter", type=int, default=10)
     args = parser.parse_args()
-    train = fetch_conll2000("train", download_if_missing=False)
-    test = fetch_conll2000("test", download_if_missing=False)
+    train = fetch_conll2000("train")
+    test = fetch_conll2000("test")
     X_train = crfsuite_tutorial_features(train.data)
     X_test = crfsuite_tutorial_features(test.data)
     SWVP(max_iter=1).fit(X_train[:20], train.target[:20])  # compile outside the timings

@@ -13,8 +13,10 @@ training set (15 epochs: C=0.05 F1 91.97, C=0.1 92.84, C=0.3 86.84), for ptb-sam
 on its dev set (10 epochs, UAS without punctuation: C=0.01 88.38, 0.03 89.26, 0.1 88.89,
 0.3 88.33).
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/eg_experiment.py
+Run: ``python benchmarks/eg_experiment.py
 [--corpus conll2000|ptb|all] [--max-iter 30]``
+The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
+``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
 
 import argparse
@@ -22,7 +24,7 @@ import time
 from pathlib import Path
 
 from skstruct import Eisner, ExponentiatedGradientSSVM, StructuredPerceptron
-from skstruct.datasets import fetch_conll2000, get_data_home, load_conllu
+from skstruct.datasets import fetch_conll2000, fetch_ptb_sample
 from skstruct.features import crfsuite_tutorial_features
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
 
@@ -31,17 +33,16 @@ C_CHOSEN = {"conll2000": 0.1, "ptb": 0.03}
 
 
 def conll2000():
-    train = fetch_conll2000("train", download_if_missing=False)
-    test = fetch_conll2000("test", download_if_missing=False)
+    train = fetch_conll2000("train")
+    test = fetch_conll2000("test")
     X, X_test = crfsuite_tutorial_features(train.data), crfsuite_tutorial_features(test.data)
     StructuredPerceptron(max_iter=1).fit(X[:20], train.target[:20])  # load the kernels
     return X, train.target, X_test, test.target
 
 
 def ptb():
-    home = get_data_home() / "ptb-sample"
-    X, y = load_conllu(home / "train.conllu", labelled=False)
-    X_test, y_test = load_conllu(home / "test.conllu", labelled=False)
+    X, y = fetch_ptb_sample("train", return_X_y=True)
+    X_test, y_test = fetch_ptb_sample("test", return_X_y=True)
     StructuredPerceptron(decoder=Eisner(), max_iter=1).fit(X[:5], y[:5])
     return X, y, X_test, y_test
 

@@ -15,7 +15,9 @@ error-weighted mixing, with 10 and 100 shards.
 Figure 5 analog (``--corpus ptb``): the same four curves for a first-order
 graph-based parser (``Eisner()``) on the PTB sample, test UAS without punctuation.
 
-Run: ``SKSTRUCT_DATA=../shared/data python benchmarks/mixing_figures.py [--corpus ptb]``
+Run: ``python benchmarks/mixing_figures.py [--corpus ptb]``
+The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
+``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
 
 import argparse
@@ -25,7 +27,7 @@ import numpy as np
 from _corpora import conll2002_es
 
 from skstruct import Eisner, ParameterMixing, StructuredPerceptron
-from skstruct.datasets import get_data_home, load_conllu
+from skstruct.datasets import fetch_ptb_sample
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
 
 
@@ -53,9 +55,8 @@ def main():
     args = parser.parse_args()
     if args.corpus == "ptb":
         figure, decoder, metric_name = 5, Eisner(), "UAS (PTB sample, no punctuation)"
-        home = get_data_home() / "ptb-sample"
-        X, y = load_conllu(home / "train.conllu")
-        X_test, y_test = load_conllu(home / "test.conllu")
+        X, y = fetch_ptb_sample("train", return_X_y=True)
+        X_test, y_test = fetch_ptb_sample("test", return_X_y=True)
 
         def score(gold, predicted):
             return attachment_scores(gold, predicted, X=X_test, punct=PTB_PUNCTUATION_TAGS)["uas"]

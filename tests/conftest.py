@@ -1,33 +1,204 @@
-"""Shared fixtures: the real corpora under SKSTRUCT_DATA (failing loudly when missing)."""
+"""Shared fixtures: the real corpora, found under SKSTRUCT_DATA or downloaded once.
 
+A test that reads a corpus asks for it with the ``corpus`` fixture::
+
+    def test_something(corpus):
+        X, y = load_conllu(corpus("ptb-sample") / "train.conllu")
+
+- With ``SKSTRUCT_DATA`` set (CI), the corpus folder is looked for there only and
+  nothing is downloaded: a missing folder fails the test.
+- Without it, the ``fetch_*`` functions download the corpus into ``~/skstruct_data``
+  once; later runs read it from there. A failed download fails the test, and is not
+  retried by later tests of the same session.
+
+Either way the failure is reported as FAILED (also when a fixture asked for the corpus),
+with one message saying what is missing and what to do; the end of the run lists the
+missing corpora once.
+"""
+
+import functools
+import http.server
 import os
+import socket
+import threading
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
+
+from skstruct.datasets import (
+    fetch_brown,
+    fetch_conll2000,
+    fetch_conll2002,
+    fetch_conll2007,
+    fetch_ptb_sample,
+)
+from skstruct.datasets._home import DATA_ENV_VAR, default_data_home
+from skstruct.datasets._sources import FETCHERS, FILES
 
 # Kernels compile (or load from numba's cache) on their first call, inside a test
 # example: wall-clock deadlines would flag that, not a slow algorithm.
 settings.register_profile("skstruct", deadline=None)
 settings.load_profile("skstruct")
 
+# Read once at start-up: tests that monkeypatch the variable or HOME must not move the corpora.
+_ENV_HOME = os.environ.get(DATA_ENV_VAR) or None
+_DOWNLOAD_HOME = default_data_home()
+
+#: How the tests fetch one file of each corpus folder: ``_FETCH[folder](subset, data_home)``.
+_FETCH = {
+    "conll2000": lambda subset, home: fetch_conll2000(subset, data_home=home),
+    "conll2002-es": lambda subset, home: fetch_conll2002("es", subset, data_home=home),
+    "ptb-sample": lambda subset, home: fetch_ptb_sample(subset, data_home=home),
+    "conll2007-es": lambda subset, home: fetch_conll2007("es", subset, data_home=home),
+    "brown": lambda subset, home: fetch_brown(data_home=home),
+}
+_FOUND = {}  # folder -> Path of the corpus folder
+_MISSING = {}  # folder -> the failure message, so that it is not looked for again
+
+
+class MissingCorpus(pytest.fail.Exception):
+    """A corpus a test needs is not there (``pytest.fail`` without a traceback)."""
+
+    def __init__(self, message):
+        super().__init__(message, pytrace=False)
+
+
+def find_corpus(folder):
+    """The folder of corpus ``folder`` (e.g. ``"ptb-sample"``) holding all its files."""
+    if folder not in _FETCH:
+        raise ValueError(f"unknown corpus folder {folder!r}; known: {sorted(_FETCH)}")
+    if folder not in _FOUND and folder not in _MISSING:
+        try:
+            _FOUND[folder] = _locate(folder)
+        except MissingCorpus as exc:
+            _MISSING[folder] = exc.msg
+    if folder in _MISSING:
+        raise MissingCorpus(_MISSING[folder])
+    return _FOUND[folder]
+
+
+def _locate(folder):
+    names = list(FILES[folder].values())
+    if _ENV_HOME is not None:
+        where = Path(_ENV_HOME).expanduser() / folder
+        missing = [name for name in names if not (where / name).is_file()]
+        if missing:
+            raise MissingCorpus(
+                f"Corpus {folder}/ is missing: {DATA_ENV_VAR}={_ENV_HOME!r} is set, so the "
+                f"tests read the corpora from there only and download nothing, but "
+                f"{where} lacks {', '.join(missing)}. Point {DATA_ENV_VAR} at a folder holding "
+                f"{folder}/ (the layout is in docs/data.md), or unset it to let the tests "
+                f"download the corpus into {_DOWNLOAD_HOME} with {FETCHERS[folder]}."
+            )
+        return where
+    where = _DOWNLOAD_HOME / folder
+    if all((where / name).is_file() for name in names):
+        return where
+    try:
+        for subset in FILES[folder]:  # one download writes the whole folder
+            _FETCH[folder](subset, _DOWNLOAD_HOME)
+    except OSError as exc:
+        raise MissingCorpus(
+            f"Corpus {folder}/ is missing and could not be downloaded ({DATA_ENV_VAR} is "
+            f"unset, so the tests download the corpora into {_DOWNLOAD_HOME}). {exc}"
+        ) from None
+    return where
+
 
 @pytest.fixture(scope="session")
-def data_home():
-    """The folder of the real corpora; a test that needs it fails when it is missing."""
-    home = os.environ.get("SKSTRUCT_DATA")
-    if not home or not (Path(home) / "conll2000" / "train.txt").is_file():
-        pytest.fail(
-            "This test needs the real corpora: set SKSTRUCT_DATA to the data folder "
-            f"(../shared/data in CI); SKSTRUCT_DATA={home!r} does not hold conll2000/train.txt.",
-            pytrace=False,
-        )
-    return Path(home)
+def corpus():
+    """``corpus(folder)``: the Path of a real corpus folder; fails the test when it is missing."""
+    return find_corpus
+
+
+@pytest.fixture(scope="session")
+def data_home(corpus):
+    """The folder that holds ``conll2000/`` (the data home of the older tests)."""
+    return corpus("conll2000").parent
+
+
+# ------------------------------------------------ download tests: no data home, a loopback server
+
+
+@pytest.fixture
+def isolated(tmp_path, monkeypatch):
+    """No $SKSTRUCT_DATA and a fresh HOME, so ~/skstruct_data is under tmp_path."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.delenv("SKSTRUCT_DATA", raising=False)
+    monkeypatch.setenv("HOME", str(home))
+    return home
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, format, *args):  # keep pytest output clean
+        pass
+
+
+@pytest.fixture
+def http_server(tmp_path, monkeypatch):
+    """A threaded static-file server on 127.0.0.1; yields (base_url, served_folder)."""
+    root = tmp_path / "www"
+    root.mkdir()
+    # Make sure no proxy from the environment intercepts loopback requests.
+    monkeypatch.setenv("no_proxy", "*")
+    monkeypatch.setenv("NO_PROXY", "*")
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(
+        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
+    )
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}", root
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
+
+
+@pytest.fixture
+def closed_url(monkeypatch):
+    """A URL on a loopback port nobody listens on (connection refused)."""
+    monkeypatch.setenv("no_proxy", "*")
+    monkeypatch.setenv("NO_PROXY", "*")
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/train.txt.gz"
+
+
+# ------------------------------------------------ reporting
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    if call.excinfo is not None and call.excinfo.errisinstance(MissingCorpus):
+        report.missing_corpus = True
+    return report
+
+
+def pytest_report_teststatus(report, config):
+    """A corpus missing when a fixture asked for it is a FAILED test, not an ERROR, like
+    one missing when the test body asked: every data test reports it the same way."""
+    if report.when == "setup" and report.failed and getattr(report, "missing_corpus", False):
+        return "failed", "F", "FAILED"
+    return None
+
+
+def pytest_terminal_summary(terminalreporter):
+    if _MISSING:
+        terminalreporter.section("missing corpora")
+        for folder, message in sorted(_MISSING.items()):
+            terminalreporter.line(f"{folder}/: {message}")
 
 
 def pytest_collection_modifyitems(items):
     """Every test that reads the real corpora carries the ``data`` marker, so that
     ``-m "not data"`` (e.g. the slow NUMBA_DISABLE_JIT coverage run) leaves all of them out."""
     for item in items:
-        if "data_home" in getattr(item, "fixturenames", ()):
+        fixtures = getattr(item, "fixturenames", ())
+        if "corpus" in fixtures or "data_home" in fixtures:
             item.add_marker(pytest.mark.data)

@@ -1,4 +1,4 @@
-"""End to end on the real CoNLL-2000 chunking corpus (needs SKSTRUCT_DATA)."""
+"""End to end on the real CoNLL-2000 chunking corpus (the ``corpus`` fixture finds it)."""
 
 import pytest
 
@@ -10,9 +10,10 @@ from tests import conlleval
 
 
 @pytest.fixture(scope="module")
-def chunking(data_home):
-    train = fetch_conll2000("train", data_home=data_home, download_if_missing=False)
-    test = fetch_conll2000("test", data_home=data_home, download_if_missing=False)
+def chunking(corpus):
+    home = corpus("conll2000").parent
+    train = fetch_conll2000("train", data_home=home, download_if_missing=False)
+    test = fetch_conll2000("test", data_home=home, download_if_missing=False)
     return (
         crfsuite_tutorial_features(train.data),
         train.target,

@@ -1,17 +1,14 @@
 """Tests of skstruct.datasets: readers, fetchers (with a loopback HTTP server), generator.
 
-Tests marked ``data`` read the real corpora under $SKSTRUCT_DATA and fail, not
-skip, when it is missing. Network tests only ever talk to 127.0.0.1.
+Tests marked ``data`` read the real corpora through the ``corpus`` fixture
+(tests/conftest.py) and fail, not skip, when one is missing. Network tests only
+ever talk to 127.0.0.1 (the ``http_server`` and ``closed_url`` fixtures).
 """
 
-import functools
 import gzip
-import http.server
 import io
 import itertools
 import pickle
-import socket
-import threading
 import time
 from pathlib import Path
 
@@ -28,56 +25,6 @@ from skstruct.datasets import (
     load_conllu,
     make_chain_data,
 )
-
-# ---------------------------------------------------------------- fixtures
-
-
-@pytest.fixture
-def isolated(tmp_path, monkeypatch):
-    """No $SKSTRUCT_DATA and a fresh HOME, so ~/skstruct_data is under tmp_path."""
-    home = tmp_path / "home"
-    home.mkdir()
-    monkeypatch.delenv("SKSTRUCT_DATA", raising=False)
-    monkeypatch.setenv("HOME", str(home))
-    return home
-
-
-class _QuietHandler(http.server.SimpleHTTPRequestHandler):
-    def log_message(self, format, *args):  # keep pytest output clean
-        pass
-
-
-@pytest.fixture
-def http_server(tmp_path, monkeypatch):
-    """A threaded static-file server on 127.0.0.1; yields (base_url, served_folder)."""
-    root = tmp_path / "www"
-    root.mkdir()
-    # Make sure no proxy from the environment intercepts loopback requests.
-    monkeypatch.setenv("no_proxy", "*")
-    monkeypatch.setenv("NO_PROXY", "*")
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(
-        target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True
-    )
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}", root
-    finally:
-        server.shutdown()
-        server.server_close()
-        thread.join(timeout=5)
-
-
-@pytest.fixture
-def closed_url(monkeypatch):
-    """A URL on a loopback port nobody listens on (connection refused)."""
-    monkeypatch.setenv("no_proxy", "*")
-    monkeypatch.setenv("NO_PROXY", "*")
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port = sock.getsockname()[1]
-    return f"http://127.0.0.1:{port}/train.txt.gz"
 
 
 def write(path, text, encoding="utf-8"):
@@ -242,9 +189,10 @@ def test_load_conll_rejects_bad_arguments(kwargs, match):
 
 
 @pytest.mark.data
-def test_load_conll2000_train_counts_and_speed(data_home):
+def test_load_conll2000_train_counts_and_speed(corpus):
+    path = corpus("conll2000") / "train.txt"
     start = time.perf_counter()
-    X, y = load_conll(data_home / "conll2000" / "train.txt", columns=("word", "pos", "chunk"))
+    X, y = load_conll(path, columns=("word", "pos", "chunk"))
     elapsed = time.perf_counter() - start
     assert len(X) == len(y) == 8936
     assert sum(map(len, X)) == sum(map(len, y)) == 211727
@@ -360,8 +308,8 @@ def _check_trees(X, y):
 
 @pytest.mark.data
 @pytest.mark.parametrize(("subset", "n_sentences"), [("train", 3396), ("dev", 273), ("test", 245)])
-def test_load_conllu_ptb_sample_counts(data_home, subset, n_sentences):
-    X, y = load_conllu(data_home / "ptb-sample" / f"{subset}.conllu")
+def test_load_conllu_ptb_sample_counts(corpus, subset, n_sentences):
+    X, y = load_conllu(corpus("ptb-sample") / f"{subset}.conllu")
     assert len(X) == len(y) == n_sentences
     _check_trees(X, y)
     if subset == "train":
@@ -371,8 +319,8 @@ def test_load_conllu_ptb_sample_counts(data_home, subset, n_sentences):
 
 
 @pytest.mark.data
-def test_load_conllu_reads_conll_x(data_home):
-    X, y = load_conllu(data_home / "conll2007-es" / "train.conll", labelled=True)
+def test_load_conllu_reads_conll_x(corpus):
+    X, y = load_conllu(corpus("conll2007-es") / "train.conll", labelled=True)
     assert len(X) == len(y) == 2949
     _check_trees(X, [[head for head, _ in pairs] for pairs in y])
     assert X[0][1]["form"] == "aumento" and X[0][1]["xpos"] == "nc"
@@ -383,7 +331,8 @@ def test_load_conllu_reads_conll_x(data_home):
 
 
 @pytest.mark.data
-def test_fetch_conll2000_from_skstruct_data(data_home, isolated, monkeypatch):
+def test_fetch_conll2000_from_skstruct_data(corpus, isolated, monkeypatch):
+    data_home = corpus("conll2000").parent
     monkeypatch.setenv("SKSTRUCT_DATA", str(data_home))
     bunch = fetch_conll2000("train", download_if_missing=False)
     assert len(bunch.data) == len(bunch.target) == 8936
@@ -400,8 +349,9 @@ def test_fetch_conll2000_from_skstruct_data(data_home, isolated, monkeypatch):
     ("subset", "n_sentences"), [("train", 8323), ("testa", 1915), ("testb", 1517)]
 )
 def test_fetch_conll2002_spanish_from_skstruct_data(
-    data_home, isolated, monkeypatch, subset, n_sentences
+    corpus, isolated, monkeypatch, subset, n_sentences
 ):
+    data_home = corpus("conll2002-es").parent
     monkeypatch.setenv("SKSTRUCT_DATA", str(data_home))
     bunch = fetch_conll2002("es", subset, download_if_missing=False)
     assert len(bunch.data) == len(bunch.target) == n_sentences
@@ -414,7 +364,8 @@ def test_fetch_conll2002_spanish_from_skstruct_data(
 
 
 @pytest.mark.data
-def test_fetch_looks_in_data_home_then_env_then_home(data_home, isolated, tmp_path, monkeypatch):
+def test_fetch_looks_in_data_home_then_env_then_home(corpus, isolated, tmp_path, monkeypatch):
+    data_home = corpus("conll2000").parent
     monkeypatch.setenv("SKSTRUCT_DATA", str(data_home))
     explicit = tmp_path / "explicit"
     write(explicit / "conll2000" / "train.txt", CHUNK_TEXT)

@@ -318,13 +318,14 @@ def test_labelled_trees_are_refused():
         ExponentiatedGradientSSVM(decoder=Eisner()).fit(X, labelled)
 
 
-# -- real data (needs SKSTRUCT_DATA) -------------------------------------------------------
+# -- real data (the corpus fixture) ----------------------------------------------------------
 
 
 @pytest.mark.data
-def test_chunking_a_conll2000_sample(data_home):
-    train = fetch_conll2000("train", data_home=data_home, download_if_missing=False)
-    test = fetch_conll2000("test", data_home=data_home, download_if_missing=False)
+def test_chunking_a_conll2000_sample(corpus):
+    home = corpus("conll2000").parent
+    train = fetch_conll2000("train", data_home=home, download_if_missing=False)
+    test = fetch_conll2000("test", data_home=home, download_if_missing=False)
     X, y = crfsuite_tutorial_features(train.data[:2000]), train.target[:2000]
     X_test, y_test = crfsuite_tutorial_features(test.data[:500]), test.target[:500]
     model = ExponentiatedGradientSSVM(C=0.1, max_iter=8, tol=None, random_state=0).fit(X, y)
@@ -335,9 +336,9 @@ def test_chunking_a_conll2000_sample(data_home):
 
 
 @pytest.mark.data
-def test_parsing_a_ptb_sample(data_home):
-    X, y = load_conllu(data_home / "ptb-sample" / "train.conllu")
-    X_test, y_test = load_conllu(data_home / "ptb-sample" / "test.conllu")
+def test_parsing_a_ptb_sample(corpus):
+    X, y = load_conllu(corpus("ptb-sample") / "train.conllu")
+    X_test, y_test = load_conllu(corpus("ptb-sample") / "test.conllu")
     model = ExponentiatedGradientSSVM(decoder=Eisner(projectivize=True), C=0.03, max_iter=4,
                                       tol=None, random_state=0)  # fmt: skip
     model.fit(X[:400], y[:400])

@@ -1,6 +1,6 @@
 """Fuzzing the readers and the estimators with damaged and random input.
 
-(a) Real sentences from the corpora under SKSTRUCT_DATA, corrupted at random (lines
+(a) Real sentences from the corpora (the ``corpus`` fixture), corrupted at random (lines
 deleted, duplicated, swapped or cut; bytes flipped, also into invalid UTF-8; fields
 added, removed or emptied; tabs and spaces inserted; non-integer heads; stray ranges,
 empty nodes, comments and -DOCSTART- lines), are read by ``load_conll`` and
@@ -250,10 +250,10 @@ def _fuzz_reader(tmp_path, sources, read, check, kind, seed):
     return outcomes
 
 
-def _conll_sources(data_home):
+def _conll_sources(corpus):
     return [
-        _blocks(data_home / "conll2000" / "train.txt", 60),
-        _blocks(data_home / "conll2002-es" / "train.txt", 60),
+        _blocks(corpus("conll2000") / "train.txt", 60),
+        _blocks(corpus("conll2002-es") / "train.txt", 60),
         [  # a small in-test corpus with -DOCSTART- and accents
             [b"-DOCSTART- -X- O\n"],
             [
@@ -266,10 +266,10 @@ def _conll_sources(data_home):
     ]
 
 
-def _conllu_sources(data_home):
+def _conllu_sources(corpus):
     return [
-        _blocks(data_home / "ptb-sample" / "train.conllu", 40),
-        _blocks(data_home / "conll2007-es" / "train.conll", 40),
+        _blocks(corpus("ptb-sample") / "train.conllu", 40),
+        _blocks(corpus("conll2007-es") / "train.conll", 40),
         [  # CoNLL-U with comments, a multiword range and an empty node
             [
                 b"# sent_id = 1\n",
@@ -285,9 +285,9 @@ def _conllu_sources(data_home):
 
 
 @pytest.mark.data
-def test_corrupted_conll_files(data_home, tmp_path, record_property):
+def test_corrupted_conll_files(corpus, tmp_path, record_property):
     outcomes = _fuzz_reader(
-        tmp_path, _conll_sources(data_home), load_conll, _check_conll, "conll", seed=2000
+        tmp_path, _conll_sources(corpus), load_conll, _check_conll, "conll", seed=2000
     )
     record_property("fuzzed_conll_files", COUNTS["conll"])
     assert COUNTS["conll"] >= N_CONLL_FILES
@@ -297,7 +297,7 @@ def test_corrupted_conll_files(data_home, tmp_path, record_property):
 
 @pytest.mark.data
 @pytest.mark.parametrize("labelled", [False, True])
-def test_corrupted_conllu_files(data_home, tmp_path, record_property, labelled):
+def test_corrupted_conllu_files(corpus, tmp_path, record_property, labelled):
     def read(path):
         return load_conllu(path, labelled=labelled)
 
@@ -307,7 +307,7 @@ def test_corrupted_conllu_files(data_home, tmp_path, record_property, labelled):
     read.__name__ = "load_conllu"
     kind = "conllu labelled" if labelled else "conllu"
     outcomes = _fuzz_reader(
-        tmp_path, _conllu_sources(data_home), read, check, kind, seed=2007 + labelled
+        tmp_path, _conllu_sources(corpus), read, check, kind, seed=2007 + labelled
     )
     record_property("fuzzed_conllu_files", COUNTS[kind])
     assert COUNTS[kind] >= N_CONLL_FILES

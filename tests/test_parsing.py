@@ -24,9 +24,9 @@ from tests import naive
 
 
 @pytest.fixture(scope="module")
-def ptb(data_home):
-    X, y = load_conllu(data_home / "ptb-sample" / "train.conllu")
-    X_test, y_test = load_conllu(data_home / "ptb-sample" / "test.conllu")
+def ptb(corpus):
+    X, y = load_conllu(corpus("ptb-sample") / "train.conllu")
+    X_test, y_test = load_conllu(corpus("ptb-sample") / "test.conllu")
     return X[:500], y[:500], X_test, y_test
 
 
@@ -195,9 +195,9 @@ def test_a_mixed_assignment_that_is_not_a_tree_is_scored_by_its_arcs():
 
 
 @pytest.fixture(scope="module")
-def spanish(data_home):
-    X, y = load_conllu(data_home / "conll2007-es" / "train.conll", labelled=True)
-    X_test, y_test = load_conllu(data_home / "conll2007-es" / "test.conll", labelled=True)
+def spanish(corpus):
+    X, y = load_conllu(corpus("conll2007-es") / "train.conll", labelled=True)
+    X_test, y_test = load_conllu(corpus("conll2007-es") / "test.conll", labelled=True)
     return X[:300], y[:300], X_test[:150], y_test[:150]
 
 

@@ -3,8 +3,10 @@
 - :func:`load_conll` reads CoNLL-2000/2002/2003 column files into token tuples
   and label lists; :func:`load_conllu` reads CoNLL-U and CoNLL-X treebanks into
   token dicts and head lists; :func:`write_conllu` writes predicted trees back.
-- :func:`fetch_conll2000` and :func:`fetch_conll2002` load the shared-task data
-  from :func:`get_data_home`, downloading the public originals when missing.
+- :func:`fetch_conll2000`, :func:`fetch_conll2002`, :func:`fetch_conll2007`,
+  :func:`fetch_ptb_sample` and :func:`fetch_brown` load the real corpora from
+  :func:`get_data_home`, downloading the public originals (the shared tasks'
+  servers or NLTK's data packages) when missing.
 - :func:`make_chain_data` samples a small tagging task from a random HMM;
   :func:`make_hmm_sequences` the synthetic setups of the SWVP paper.
 """
@@ -13,13 +15,17 @@ from ._conll import load_conll
 from ._conllu import load_conllu, write_conllu
 from ._errors import ConllFormatError
 from ._fetch import fetch_conll2000, fetch_conll2002
+from ._fetch_nltk import fetch_brown, fetch_conll2007, fetch_ptb_sample
 from ._home import get_data_home
 from ._synthetic import make_chain_data, make_hmm_sequences
 
 __all__ = [
     "ConllFormatError",
+    "fetch_brown",
     "fetch_conll2000",
     "fetch_conll2002",
+    "fetch_conll2007",
+    "fetch_ptb_sample",
     "get_data_home",
     "load_conll",
     "load_conllu",

@@ -36,7 +36,8 @@ def load_conll(path, columns=None, label_column=-1, sep=None, encoding="utf-8"):
         Field separator. ``None`` splits on runs of whitespace; with any other
         separator an empty field is an error.
     encoding : str, default="utf-8"
-        Encoding of the file (ignored for streams).
+        Encoding of the file (ignored for streams). A byte-order mark (U+FEFF) at
+        the start of a file or stream is dropped, whatever the encoding.
 
     Returns
     -------
@@ -98,18 +99,18 @@ def load_conll(path, columns=None, label_column=-1, sep=None, encoding="utf-8"):
     elif label_column is not None and not _is_int(label_column):
         raise ValueError(f"label_column must be an int, a str or None, got {label_column!r}.")
 
-    with open_text(path, encoding) as (stream, name):
-        X, y = _read(stream, name, sep, n_fields, label, label_column)
+    with open_text(path, encoding) as (lines, name):
+        X, y = _read(lines, name, sep, n_fields, label, label_column)
     if not X:
         raise ConllFormatError(name, None, "no sentence found (only blank and -DOCSTART- lines)")
     return X, (None if label_column is None else y)
 
 
-def _read(stream, name, sep, n_fields, label, label_column):
-    """The single pass over the lines; ``n_fields``/``label`` may be set by the first token."""
+def _read(lines, name, sep, n_fields, label, label_column):
+    """The single pass over ``lines``; ``n_fields``/``label`` may be set by the first token."""
     X, y = [], []
     tokens, labels = [], []
-    for lineno, line in enumerate(stream, 1):
+    for lineno, line in enumerate(lines, 1):
         if sep is None:
             fields = line.split()
         else:

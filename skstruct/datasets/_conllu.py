@@ -35,7 +35,8 @@ def load_conllu(path, labelled=False, encoding="utf-8"):
     labelled : bool, default=False
         If True, ``y`` holds ``(head, deprel)`` pairs instead of bare heads.
     encoding : str, default="utf-8"
-        Encoding of the file (ignored for streams).
+        Encoding of the file (ignored for streams). A byte-order mark (U+FEFF) at
+        the start of a file or stream is dropped, whatever the encoding.
 
     Returns
     -------
@@ -90,10 +91,8 @@ def load_conllu(path, labelled=False, encoding="utf-8"):
     X, y = [], []
     with open_text(path, encoding) as (stream, name):
         fields = DEFAULT_FIELDS
-        for comments, lines, linenos in _sentences(stream):
-            for comment in comments:
-                if comment.startswith(_GLOBAL_COLUMNS):
-                    fields = tuple(c.lower() for c in comment.split("=", 1)[1].split())
+        for comments, lines, linenos in sentence_blocks(stream):
+            fields = columns_after(comments, fields)
             if not lines:  # a block of comments only, e.g. file-level metadata
                 continue
             sentence = _ParsedSentence(name, len(X), lines, linenos, fields)
@@ -108,7 +107,21 @@ def load_conllu(path, labelled=False, encoding="utf-8"):
     return X, y
 
 
-def _sentences(stream):
+def columns_after(comments, fields):
+    """The column names in force after a block's ``comments``: those of its CoNLL-U Plus
+    ``# global.columns`` comment, else ``fields``, the names in force before it."""
+    for comment in comments:
+        if comment.startswith(_GLOBAL_COLUMNS):
+            fields = tuple(c.lower() for c in comment.split("=", 1)[1].split())
+    return fields
+
+
+def split_fields(line):
+    """The fields of a stripped token line, split as ``conllu`` splits them."""
+    return _FIELD_SEP.split(line)
+
+
+def sentence_blocks(stream):
     """Yield ``(comments, token_lines, line_numbers)`` per blank-line separated block.
 
     Blocks are split as ``conllu.parse_sentences`` splits them (a line that is

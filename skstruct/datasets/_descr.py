@@ -61,9 +61,99 @@ Licence: for research use in the context of the CoNLL-2002 shared task only.
       CoNLL-2002, pages 155-158.
 """
 
+_BROWN = """\
+.. _brown_dataset:
+
+Brown corpus
+------------
+
+A Standard Corpus of Present-Day Edited American English (W. N. Francis and
+H. Kucera, Brown University, 1964; revised 1971 and 1979): 500 samples of
+about 2,000 words in 15 genres, every token tagged with the Brown tag set.
+Read from NLTK's ``brown`` data package, files in order from ``ca01``; tags
+are kept lowercase as written (compound tags such as ``np-tl`` included).
+
+**Data Set Characteristics:**
+
+    :Sentences: 57,340
+    :Tokens: 1,161,192
+    :Token fields: word
+    :Labels: Brown tags (472 distinct)
+
+Homepage: http://www.hit.uib.no/icame/brown/bcm.html
+
+Licence: distributed with the permission of the copyright holder,
+redistribution permitted.
+
+.. topic:: References
+
+    - W. N. Francis and H. Kucera (1979). Brown Corpus Manual. Department of
+      Linguistics, Brown University.
+"""
+
+_PTB_SAMPLE = """\
+.. _ptb_sample_dataset:
+
+Penn Treebank sample, dependencies
+----------------------------------
+
+The 5% sample of the Wall Street Journal part of the Penn Treebank (files
+wsj_0001-0199) with its constituency trees converted to dependencies, from
+NLTK's ``dependency_treebank`` data package. Split by file: train
+wsj_0001-0159, dev wsj_0160-0179, test wsj_0180-0199. Column 5 holds the
+Penn Treebank part-of-speech tag, so the same text serves tagging.
+
+**Data Set Characteristics:**
+
+    :Sentences: 3,396 (train), 273 (dev), 245 (test)
+    :Tokens: 81,793 (train)
+    :Token fields: id, form, xpos
+    :Target: the head of each token (unlabelled; 0 is the root)
+
+Licence: derived from the Penn Treebank; for non-commercial research use.
+
+.. topic:: References
+
+    - M. P. Marcus, B. Santorini and M. A. Marcinkiewicz (1993). Building a
+      Large Annotated Corpus of English: The Penn Treebank. Computational
+      Linguistics 19(2), 313-330.
+"""
+
+_CONLL2007 = """\
+.. _conll2007_dataset:
+
+CoNLL-2007 dependency treebank ({language})
+------------------------------------------------
+
+{language} treebank of the CoNLL-2007 shared task on dependency parsing, in
+the subset NLTK distributes as its ``conll2007`` data package. CoNLL-X files
+with ten columns (id, form, lemma, cpostag, postag, feats, head, deprel,
+phead, pdeprel); non-projective arcs occur.
+
+**Data Set Characteristics:**
+
+    :Subsets: train, test
+{counts}
+Homepage: http://nextens.uvt.nl/depparse-wiki/SharedTaskWebsite
+
+Licence: Creative Commons Attribution-NonCommercial-NoDerivativeWorks.
+
+.. topic:: References
+
+    - J. Nivre, J. Hall, S. Kübler, R. McDonald, J. Nilsson, S. Riedel and
+      D. Yuret (2007). The CoNLL 2007 Shared Task on Dependency Parsing. In
+      Proceedings of EMNLP-CoNLL 2007, pages 915-932.
+"""
+
 #: DESCR text per dataset folder.
 DESCR = {
     "conll2000": _CONLL2000,
     "conll2002-es": _CONLL2002.format(language="Spanish"),
     "conll2002-nl": _CONLL2002.format(language="Dutch"),
+    "brown": _BROWN,
+    "ptb-sample": _PTB_SAMPLE,
+    "conll2007-es": _CONLL2007.format(
+        language="Spanish", counts="    :Sentences: 2,949 (train), 562 (test)\n"
+    ),
+    "conll2007-eu": _CONLL2007.format(language="Basque", counts=""),
 }

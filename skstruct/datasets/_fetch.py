@@ -1,54 +1,17 @@
-"""Loaders of the CoNLL shared-task data, downloading the public originals when missing."""
-
-import contextlib
-import gzip
-import http.client
-import os
-import tempfile
-import urllib.request
-import zlib
-from pathlib import Path
+"""Loaders of the CoNLL-2000 and CoNLL-2002 shared-task data, downloaded when missing."""
 
 from sklearn.utils import Bunch
 
 from ._conll import load_conll
 from ._descr import DESCR
+from ._download import fetch_file
 from ._errors import ConllFormatError
-from ._home import DATA_ENV_VAR, candidate_homes, get_data_home
+from ._sources import URLS
 
 __all__ = ["URLS", "fetch_conll2000", "fetch_conll2002"]
 
-_CONLL2000_URL = "https://www.clips.uantwerpen.be/conll2000/chunking/"
-_CONLL2002_URL = "https://www.clips.uantwerpen.be/conll2002/ner/data/"
-
-#: Where each subset is downloaded from: ``URLS[folder][subset]`` is a URL or a
-#: tuple of URLs tried in turn. The folder is the one under the data home. The
-#: CoNLL-2002 data folder has been quoted both with plain and gzipped file
-#: names, so both are tried; gzip is detected from the content, not the name.
-URLS = {
-    "conll2000": {
-        "train": _CONLL2000_URL + "train.txt.gz",
-        "test": _CONLL2000_URL + "test.txt.gz",
-    },
-    "conll2002-es": {
-        subset: (f"{_CONLL2002_URL}esp.{subset}", f"{_CONLL2002_URL}esp.{subset}.gz")
-        for subset in ("train", "testa", "testb")
-    },
-    "conll2002-nl": {
-        subset: (f"{_CONLL2002_URL}ned.{subset}", f"{_CONLL2002_URL}ned.{subset}.gz")
-        for subset in ("train", "testa", "testb")
-    },
-}
-
-#: Seconds to wait for the server before a download attempt fails.
-DOWNLOAD_TIMEOUT = 60
-
 _CONLL2000_COLUMNS = ("word", "pos", "chunk")
 _CONLL2002_LANGUAGES = ("es", "nl")
-# Errors that mean "this download attempt failed": network and HTTP errors
-# (URLError is an OSError), a corrupt or truncated gzip stream, a file that is
-# not in CoNLL format (ConllFormatError is a ValueError).
-_DOWNLOAD_ERRORS = (OSError, ValueError, EOFError, zlib.error, http.client.HTTPException)
 
 
 def fetch_conll2000(subset="train", *, data_home=None, download_if_missing=True, return_X_y=False):
@@ -57,8 +20,8 @@ def fetch_conll2000(subset="train", *, data_home=None, download_if_missing=True,
     The file ``conll2000/{subset}.txt`` is looked for in ``data_home``, then in
     ``$SKSTRUCT_DATA``, then in ``~/skstruct_data``. When it is in none of them
     and ``download_if_missing`` is True, the public original is downloaded from
-    ``URLS["conll2000"][subset]`` into :func:`get_data_home(data_home)
-    <get_data_home>`.
+    ``URLS["conll2000"][subset]`` (the shared task's server, then NLTK's data
+    package) into :func:`get_data_home(data_home) <get_data_home>`.
 
     =================  =====================
     Sentences (train)  8,936
@@ -127,7 +90,7 @@ def fetch_conll2000(subset="train", *, data_home=None, download_if_missing=True,
     def load(path):
         return load_conll(path, columns=_CONLL2000_COLUMNS, label_column="chunk")
 
-    path, (X, y) = _fetch("conll2000", subset, data_home, download_if_missing, load)
+    path, (X, y) = fetch_file("conll2000", subset, data_home, download_if_missing, load)
     if return_X_y:
         return X, y
     return Bunch(
@@ -148,7 +111,8 @@ def fetch_conll2002(
     The file ``conll2002-{language}/{subset}.txt`` is looked for in
     ``data_home``, then in ``$SKSTRUCT_DATA``, then in ``~/skstruct_data``. When
     it is in none of them and ``download_if_missing`` is True, the public
-    original is downloaded from ``URLS[f"conll2002-{language}"][subset]`` into
+    original is downloaded from ``URLS[f"conll2002-{language}"][subset]`` (the
+    shared task's server, then NLTK's data package) into
     :func:`get_data_home(data_home) <get_data_home>`, converted from Latin-1
     to UTF-8.
 
@@ -226,7 +190,7 @@ def fetch_conll2002(
     _check_choice(language, _CONLL2002_LANGUAGES, "language")
     folder = f"conll2002-{language}"
     _check_choice(subset, tuple(URLS[folder]), "subset")
-    path, (X, y) = _fetch(folder, subset, data_home, download_if_missing, _load_conll2002)
+    path, (X, y) = fetch_file(folder, subset, data_home, download_if_missing, _load_conll2002)
     if return_X_y:
         return X, y
     n_fields = len(X[0][0])
@@ -248,63 +212,3 @@ def _load_conll2002(path):
 def _check_choice(value, choices, name):
     if value not in choices:
         raise ValueError(f"{name} must be one of {choices}, got {value!r}.")
-
-
-def _fetch(folder, subset, data_home, download_if_missing, load):
-    """Return ``(path, load(path))`` for ``<home>/<folder>/<subset>.txt``, downloading if needed."""
-    relative = Path(folder, f"{subset}.txt")
-    looked = [home / relative for home in candidate_homes(data_home)]
-    for path in looked:
-        if path.is_file():
-            return path, load(path)
-
-    where = ", ".join(str(path) for path in looked)
-    what = f"{folder} subset {subset!r} not found in {where}"
-    hint = f"Put the file in one of those places, or set {DATA_ENV_VAR} to a folder that has it."
-    if not download_if_missing:
-        raise OSError(f"{what}, and download_if_missing=False. {hint}")
-
-    target = get_data_home(data_home) / relative
-    urls = URLS[folder][subset]
-    urls = (urls,) if isinstance(urls, str) else tuple(urls)
-    failures = []
-    for url in urls:
-        try:
-            return target, _download(url, target, load)
-        except _DOWNLOAD_ERRORS as exc:
-            failures.append(f"{url} ({type(exc).__name__}: {exc})")
-    raise OSError(f"{what}, and downloading it to {target} failed: {'; '.join(failures)}. {hint}")
-
-
-def _download(url, target, load):
-    """Download ``url`` to ``target`` as UTF-8 and return ``load(target)``.
-
-    The text goes to a temporary file beside ``target``, is loaded (so a broken
-    download is never kept) and then renamed atomically over ``target``.
-    """
-    request = urllib.request.Request(url, headers={"User-Agent": "skstruct-datasets"})
-    with urllib.request.urlopen(request, timeout=DOWNLOAD_TIMEOUT) as response:
-        payload = response.read()
-    if payload[:2] == b"\x1f\x8b":  # gzip magic number, whatever the URL says
-        payload = gzip.decompress(payload)
-    try:
-        text = payload.decode("utf-8")
-    except UnicodeDecodeError:
-        # The CoNLL-2002 originals are Latin-1; Latin-1 text with accents is
-        # practically never valid UTF-8, so this tells the two apart.
-        text = payload.decode("latin-1")
-    text = text.replace("\r\n", "\n")
-
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(dir=target.parent, prefix=f".{target.name}.", suffix=".part")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as tmp:
-            tmp.write(text)
-        os.chmod(tmp_name, 0o644)  # mkstemp makes 0600 files
-        data = load(tmp_name)
-        os.replace(tmp_name, target)
-    except BaseException:
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(tmp_name)
-        raise
-    return data

@@ -7,13 +7,13 @@ from numbers import Integral, Real
 import numpy as np
 from sklearn.base import clone
 from sklearn.utils import check_random_state
-from tqdm.auto import tqdm
 
 from ..decoders.chain import Viterbi
 from ..decoders.tree import ChuLiuEdmonds, Eisner
 from ..utils._interrupt import deferred_interrupt, warn_interrupted
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from ..utils.validation import check_sequences_and_labels
+from ._base import EpochProgress
 from ._eg_duals import ChainDual, TreeDual
 from ._model import StructuredModel, _parses
 
@@ -85,7 +85,9 @@ class ExponentiatedGradientSSVM(StructuredModel):
     random_state : int, RandomState instance or None, default=None
         Seeds the visiting order.
     verbose : int, default=0
-        Progress bar over epochs with the duality gap.
+        Progress over epochs on standard error, with the duality gap and the dev
+        score: 1 draws a bar on a terminal and prints one plain line per epoch
+        elsewhere, 2 prints the plain lines everywhere.
 
     Attributes
     ----------
@@ -206,7 +208,10 @@ class ExponentiatedGradientSSVM(StructuredModel):
             dual = self._dual(encoded, gold)
             dev = None
             if X_dev is not None:
-                dev = (self._encode_X(X_dev, "X_dev"), self._encode_y(y_dev, name="y_dev"))
+                dev = (
+                    self._encode_X(X_dev, "X_dev"),
+                    self._encode_y(y_dev, name="y_dev", strict=False),
+                )
             with deferred_interrupt() as interrupt:
                 self.coef_ = self._train(dual, encoded.n_sentences, dev, rng, interrupt)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
@@ -230,9 +235,8 @@ class ExponentiatedGradientSSVM(StructuredModel):
         rates = np.full(n_sentences, float(self.learning_rate))
         rate = float(self.learning_rate)
         self.n_iter_ = 0
-        epochs = tqdm(range(self.max_iter), desc=type(self).__name__, unit="epoch",
-                      disable=not self.verbose, leave=False)  # fmt: skip
-        for _ in epochs:
+        progress = EpochProgress(self, self.max_iter)
+        for _ in progress:
             start = time.perf_counter()
             if self.online:
                 order = rng.permutation(n_sentences) if self.shuffle else None
@@ -246,8 +250,12 @@ class ExponentiatedGradientSSVM(StructuredModel):
             record["dev_score"] = None if dev is None else self._token_accuracy(*dev, coef)
             record["seconds"] = seconds
             self.history_.append(record)
-            if self.verbose:
-                epochs.set_postfix(gap=record["gap"], dev=record["dev_score"])
+            # EG makes no online predictions to count: its training progress is the gap.
+            progress.report(
+                record,
+                [("gap", f"{record['gap']:.4g}", "duality gap"),
+                 ("primal", f"{record['primal']:.4g}", "primal")],
+            )  # fmt: skip
             if interrupt.requested:
                 warn_interrupted(self, self.n_iter_)
                 break

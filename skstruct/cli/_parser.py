@@ -1,0 +1,230 @@
+"""The argument parser of the ``skstruct`` command and its subcommands."""
+
+import argparse
+
+from .. import __version__
+from ..updates import UPDATE_RULES
+from ._apply import run_evaluate, run_predict
+from ._common import (
+    ALGORITHMS,
+    CHAIN_DECODERS,
+    FORMATS,
+    LABEL_COLUMNS,
+    PROG,
+    PUNCTUATION,
+    SEQUENCE_TASKS,
+    TREE_DECODERS,
+)
+from ._demo import run_demo
+from ._train import run_train
+
+
+def build_parser():
+    """The ``skstruct`` parser; each subcommand sets ``run`` and ``subparser``."""
+    parser = argparse.ArgumentParser(
+        prog=PROG,
+        description="Train, apply and evaluate structured perceptrons and structured SVMs "
+        "on CoNLL files.",
+        epilog="Run 'skstruct COMMAND --help' for the options of a command.",
+    )
+    parser.add_argument("--version", action="version", version=f"{PROG} {__version__}")
+    common = argparse.ArgumentParser(add_help=False)
+    loudness = common.add_mutually_exclusive_group()
+    loudness.add_argument(
+        "-q", "--quiet", action="store_true", help="print only results and errors"
+    )
+    loudness.add_argument(
+        "-v",
+        "--verbose",
+        action="store_true",
+        help="print one plain line per training epoch (epoch, seconds, training accuracy, "
+        "dev score), also when standard error is a terminal (default: a progress bar on a "
+        "terminal, nothing elsewhere)",
+    )
+    files = argparse.ArgumentParser(add_help=False)
+    files.add_argument(
+        "--encoding",
+        default="utf-8",
+        help="encoding of the files read and written (default utf-8); a leading byte-order "
+        "mark is ignored",
+    )
+    files.add_argument(
+        "--format",
+        choices=FORMATS,
+        default="auto",
+        help="'conll': column files (word [POS] label); 'conllu': CoNLL-U or CoNLL-X; 'auto' "
+        "(default): CoNLL-U for a .conllu file or one whose first token line has 10 "
+        "tab-separated columns and a numeric ID, else CoNLL columns",
+    )
+    commands = parser.add_subparsers(title="commands", dest="command", required=True)
+    for add in (_add_train, _add_predict, _add_evaluate, _add_demo):
+        subparser = add(commands, [common, files])
+        subparser.set_defaults(subparser=subparser)
+    return parser
+
+
+def _add_train(commands, parents):
+    sub = commands.add_parser(
+        "train",
+        parents=parents,
+        help="train a model on a CoNLL file and save it",
+        description="Train a tagger, chunker, NER model or dependency parser and save it.",
+    )
+    sub.set_defaults(run=run_train)
+    data = sub.add_argument_group("data")
+    data.add_argument("--task", required=True, choices=(*SEQUENCE_TASKS, "parse"))
+    data.add_argument("--train", required=True, metavar="FILE", help="training file")
+    data.add_argument("--dev", metavar="FILE", help="development file, scored every epoch")
+    data.add_argument("--model", required=True, metavar="OUT", help="where to save the model")
+    data.add_argument(
+        "--label-column",
+        type=int,
+        default=None,
+        metavar="INDEX",
+        help="sequence tasks on CoNLL column files: the label's column (default -1, the "
+        "last); the others are token columns",
+    )
+    data.add_argument(
+        "--label",
+        choices=LABEL_COLUMNS,
+        default=None,
+        help="sequence tasks on CoNLL-U/CoNLL-X files: the column to predict (default upos; "
+        "CoNLL-X's CPOSTAG is read as upos, POSTAG as xpos)",
+    )
+    data.add_argument(
+        "--token-columns",
+        default=None,
+        metavar="NAMES",
+        help="sequence tasks on CoNLL-U/CoNLL-X files: the comma-separated columns a token "
+        "is read from, the word first (default: form; e.g. form,lemma)",
+    )
+    data.add_argument(
+        "--features",
+        choices=("auto", "crfsuite", "token"),
+        default="auto",
+        help="sequence tasks: 'crfsuite', the sklearn-crfsuite tutorial features (needs a POS "
+        "column); 'token', TokenFeatures; 'auto' (default): crfsuite for chunk and ner "
+        "files with a POS column, else token",
+    )
+    labels = data.add_mutually_exclusive_group()
+    labels.add_argument(
+        "--labelled",
+        dest="labelled",
+        action="store_const",
+        const=True,
+        default=None,
+        help="parse: learn relation labels (DEPREL); the default when the file has them "
+        "and the algorithm and decoder can",
+    )
+    labels.add_argument(
+        "--unlabelled", dest="labelled", action="store_const", const=False, help="parse: heads only"
+    )
+    _add_learning(sub.add_argument_group("learning"))
+    return sub
+
+
+def _add_learning(learning):
+    learning.add_argument("--algorithm", choices=ALGORITHMS, default="perceptron")
+    learning.add_argument("--max-iter", type=int, metavar="N", help="epochs (learner default)")
+    learning.add_argument(
+        "--decoder",
+        choices=(*CHAIN_DECODERS, *TREE_DECODERS),
+        help="search: viterbi (default), beam or greedy for sequences; eisner (default), "
+        "chu-liu-edmonds or arc-standard for parsing",
+    )
+    learning.add_argument("--order", type=int, choices=(0, 1, 2), help="Markov or parser order")
+    learning.add_argument("--beam-size", type=int, metavar="K", help="beam and arc-standard")
+    learning.add_argument(
+        "--projectivize",
+        action="store_true",
+        help="eisner, arc-standard: lift the crossing arcs of non-projective training trees",
+    )
+    learning.add_argument(
+        "--n-features",
+        type=int,
+        metavar="N",
+        help="hash features into N columns (default: an exact vocabulary for sequence tasks, "
+        "2**22 hashed weights for parsers)",
+    )
+    learning.add_argument(
+        "--update",
+        choices=UPDATE_RULES,
+        help="perceptron: the violation to update on (default: standard with exact search, "
+        "max_violation with beam, greedy or arc-standard)",
+    )
+    learning.add_argument("--substructures", choices=("single", "errors", "spans", "full"))
+    learning.add_argument("--gamma", choices=("wm", "wmr", "uniform"), help="swvp weighting")
+    learning.add_argument("--mode", choices=("aggressive", "balanced"), help="swvp")
+    learning.add_argument("--C", type=float, help="eg: regularisation constant")
+    learning.add_argument("--learning-rate", type=float, help="eg")
+    learning.add_argument("--tol", type=float, help="eg: relative duality gap to stop at")
+    learning.add_argument(
+        "--early-stopping",
+        type=int,
+        metavar="N",
+        help="stop when the dev score has not improved for N epochs (needs --dev)",
+    )
+    learning.add_argument(
+        "--no-average", action="store_true", help="keep the last weights, not their average"
+    )
+    learning.add_argument("--random-state", type=int, default=0, metavar="SEED")
+
+
+def _add_model_command(commands, parents, name, run, help, description):
+    """A subcommand that applies a saved model to FILE."""
+    sub = commands.add_parser(name, parents=parents, help=help, description=description)
+    sub.set_defaults(run=run)
+    sub.add_argument("--model", required=True, metavar="MODEL")
+    sub.add_argument(
+        "--tagger",
+        metavar="MODEL",
+        help="parse: a tagger trained on CoNLL-U ('train --task tag --label xpos'); it "
+        "predicts its POS column of every token before the parser reads it",
+    )
+    sub.add_argument("file", metavar="FILE")
+    return sub
+
+
+def _add_predict(commands, parents):
+    sub = _add_model_command(
+        commands, parents, "predict", run_predict,
+        help="label or parse a file with a trained model",
+        description="Write FILE back with the predictions: CoNLL columns plus the predicted "
+        "label, or CoNLL-U with only the predicted columns replaced (the label column; "
+        "HEAD, DEPREL and an emptied DEPS for a parser).",
+    )  # fmt: skip
+    sub.add_argument("-o", "--output", metavar="OUT", help="output file (default: stdout)")
+    return sub
+
+
+def _add_evaluate(commands, parents):
+    sub = _add_model_command(
+        commands, parents, "evaluate", run_evaluate,
+        help="score a trained model on an annotated file",
+        description="Print token accuracy, and span precision/recall/F1 (chunk, ner) or "
+        "attachment scores (parse).",
+    )  # fmt: skip
+    sub.add_argument(
+        "--punct",
+        choices=PUNCTUATION,
+        default="form",
+        help="parse: words left out of UAS/LAS: 'form' (default) punctuation characters only "
+        "(CoNLL-X eval.pl), 'ptb' the PTB punctuation tags (the file's, even with --tagger), "
+        "'none' keeps all",
+    )
+    return sub
+
+
+def _add_demo(commands, parents):
+    sub = commands.add_parser(
+        "demo",
+        parents=parents[:1],
+        help="train and score on synthetic data (no download)",
+        description="The main job on synthetic HMM sequences: train and print test scores.",
+    )
+    sub.set_defaults(run=run_demo)
+    sub.add_argument("--algorithm", choices=(*ALGORITHMS, "all"), default="all")
+    sub.add_argument("--n-samples", type=int, default=2000, metavar="N", help="sequences")
+    sub.add_argument("--max-iter", type=int, default=10, metavar="N")
+    sub.add_argument("--random-state", type=int, default=0, metavar="SEED")
+    return sub

@@ -1,0 +1,345 @@
+"""``skstruct train``: check the options, read the data, fit, save with the settings."""
+
+import os
+import re
+import time
+
+from .. import TokenFeatures, save
+from ..features import crfsuite_tutorial_features
+from ._common import (
+    ALGORITHMS,
+    ALLOWED_DECODERS,
+    CHAIN_DECODERS,
+    CLI_SETTINGS_VERSION,
+    LABEL_COLUMNS,
+    SPAN_TASKS,
+    TOKEN_COLUMNS,
+    TREE_DECODERS,
+    CommandError,
+    UsageError,
+    describe,
+    flat,
+    info,
+    percent,
+    verbosity,
+)
+from ._documents import ColumnDocument, TreebankDocument, detect_format, read_text_of
+
+#: Options that only some algorithms or decoders read: (option, attribute, owners).
+SPECIFIC_OPTIONS = [
+    ("--update", "update", {"perceptron"}),
+    ("--substructures", "substructures", {"swvp"}),
+    ("--gamma", "gamma", {"swvp"}),
+    ("--mode", "mode", {"swvp"}),
+    ("--C", "C", {"eg"}),
+    ("--learning-rate", "learning_rate", {"eg"}),
+    ("--tol", "tol", {"eg"}),
+    ("--early-stopping", "early_stopping", {"perceptron", "swvp"}),
+    ("--no-average", "no_average", {"perceptron", "swvp"}),
+]
+
+
+def run_train(args):
+    """Train the model the options describe on ``--train`` and save it to ``--model``."""
+    _check_train_options(args)
+    model = _estimator(args)  # before reading any data: bad values fail fast
+    folder = os.path.dirname(os.path.abspath(args.model))
+    if not os.path.isdir(folder):
+        raise CommandError(f"cannot save the model to {args.model}: no folder {folder}")
+    if args.task == "parse":
+        train, dev, settings = _parse_data(args)
+    else:
+        train, dev, settings = _sequence_data(args)
+        model.set_params(features=TokenFeatures() if settings["features"] == "token" else None)
+    features = f" on {settings['features']} features" if "features" in settings else ""
+    info(args, f"Training {' '.join(repr(model).split())}{features}")
+    start = time.perf_counter()
+    _fit(model, train, dev, args)
+    seconds = time.perf_counter() - start
+    save(model, args.model, metadata={"cli": settings})
+    print(f"Saved {args.model}: {_training_summary(model, settings['task'], seconds)}")
+    return 0
+
+
+def _fit(model, train, dev, args):
+    """Fit, with the estimator's complaints about ``y[i]`` told in terms of the files."""
+    try:
+        model.fit(*train, **({} if dev is None else {"X_dev": dev[0], "y_dev": dev[1]}))
+    except ValueError as exc:
+        files = {"y": args.train, "y_dev": args.dev}
+        message = re.sub(
+            r"\b(y|y_dev)\[(\d+)\]",
+            lambda match: f"{files[match[1]]} (sentence index {match[2]})",
+            str(exc),
+        )
+        if "not projective" in message:
+            message += " On the command line: --projectivize, or --decoder chu-liu-edmonds."
+        raise CommandError(message) from exc
+
+
+def _check_train_options(args):
+    """Refuse combinations of options that cannot work, before any work."""
+    parsing = args.task == "parse"
+    decoder = _decoder_name(args)
+    if (decoder in TREE_DECODERS) != parsing:
+        kind = "a parser" if decoder in TREE_DECODERS else "a sequence decoder"
+        raise UsageError(f"--decoder {decoder} is {kind}, which --task {args.task} cannot use")
+    if decoder not in ALLOWED_DECODERS[args.algorithm]:
+        raise UsageError(f"--algorithm {args.algorithm} cannot learn with --decoder {decoder}")
+    for option, name, owners in SPECIFIC_OPTIONS:
+        if getattr(args, name) not in (None, False) and args.algorithm not in owners:
+            raise UsageError(f"{option} applies to --algorithm {' or '.join(sorted(owners))}")
+    if args.algorithm == "eg" and args.order not in (None, 1):
+        raise UsageError("--algorithm eg needs exact marginals, of first-order models only")
+    if args.beam_size is not None and decoder not in ("beam", "arc-standard"):
+        raise UsageError("--beam-size applies to --decoder beam or arc-standard")
+    if args.order is not None and decoder in ("chu-liu-edmonds", "arc-standard"):
+        raise UsageError(f"--decoder {decoder} has no --order")
+    if args.projectivize and decoder not in ("eisner", "arc-standard"):
+        raise UsageError("--projectivize applies to --decoder eisner or arc-standard")
+    if args.early_stopping is not None and args.dev is None:
+        raise UsageError("--early-stopping needs a development set: --dev FILE")
+    misplaced = (
+        {
+            "--label-column": args.label_column is not None,
+            "--label": args.label is not None,
+            "--token-columns": args.token_columns is not None,
+            "--features": args.features != "auto",
+        }
+        if parsing
+        else {"--labelled/--unlabelled": args.labelled is not None}
+    )
+    for option, given in misplaced.items():
+        if given:
+            raise UsageError(f"{option} does not apply to --task {args.task}")
+    if parsing and args.format == "conll":
+        raise UsageError("--task parse reads CoNLL-U or CoNLL-X files: --format conllu")
+    if args.labelled and not _can_label(args):
+        raise UsageError(f"{_unlabelled_reason(args)} parses unlabelled trees only")
+
+
+def _decoder_name(args):
+    return args.decoder or ("eisner" if args.task == "parse" else "viterbi")
+
+
+def _can_label(args):
+    return args.algorithm != "eg" and _decoder_name(args) != "arc-standard"
+
+
+def _unlabelled_reason(args):
+    return "--algorithm eg" if args.algorithm == "eg" else f"--decoder {_decoder_name(args)}"
+
+
+def _estimator(args):
+    """The unfitted estimator the options describe, its parameters checked."""
+    decoder = _decoder(args)
+    params = {
+        "max_iter": args.max_iter,
+        "n_features": args.n_features,
+        "update": args.update or _default_update(args, decoder),
+        "substructures": args.substructures,
+        "gamma": args.gamma,
+        "mode": args.mode,
+        "C": args.C,
+        "learning_rate": args.learning_rate,
+        "tol": args.tol,
+        "n_iter_no_change": args.early_stopping,
+        "average": False if args.no_average else None,
+    }
+    params = {k: v for k, v in params.items() if v is not None}
+    model = ALGORITHMS[args.algorithm](
+        decoder, random_state=args.random_state, verbose=verbosity(args), **params
+    )
+    check_params(model, decoder)
+    return model
+
+
+def check_params(*estimators):
+    """Out-of-range option values (``--order 0`` with beam, ``--max-iter 0``) are usage
+    errors: sklearn's InvalidParameterError names the parameter and its valid range."""
+    try:
+        for estimator in estimators:
+            estimator._validate_params()
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _decoder(args):
+    name = _decoder_name(args)
+    params = {"order": args.order, "beam_size": args.beam_size}
+    if args.projectivize:
+        params["projectivize"] = True
+    cls = {**CHAIN_DECODERS, **TREE_DECODERS}[name]
+    return cls(**{k: v for k, v in params.items() if v is not None})
+
+
+def _default_update(args, decoder):
+    """Violation-fixing updates for inexact search, where the standard one may be invalid."""
+    if args.algorithm != "perceptron":
+        return None
+    return "standard" if decoder.search_width(None) is None else "max_violation"
+
+
+# -- sequence tasks -----------------------------------------------------------------------------
+
+
+def _sequence_data(args):
+    """Training and dev data of a sequence task, and the settings to read new files with."""
+    text = read_text_of(args.train, args.encoding)
+    fmt = detect_format(args.train, text) if args.format == "auto" else args.format
+    read = _conllu_sequences if fmt == "conllu" else _column_sequences
+    (tokens, labels), settings, describe_labels = read(args, args.train, text, None)
+    info(args, f"Read {describe(args.train, tokens)}, {describe_labels}")
+    dev = None
+    if args.dev:
+        dev_text = read_text_of(args.dev, args.encoding)
+        if args.format == "auto" and detect_format(args.dev, dev_text) != fmt:
+            raise CommandError(
+                f"{args.dev} is not in the format of {args.train} "
+                f"({'CoNLL-U/CoNLL-X' if fmt == 'conllu' else 'CoNLL columns'})"
+            )
+        (dev_tokens, dev_labels), _, _ = read(args, args.dev, dev_text, settings)
+        info(args, f"Read {describe(args.dev, dev_tokens)}")
+        dev = (featurize(settings, dev_tokens), dev_labels)
+    return (featurize(settings, tokens), labels), dev, settings
+
+
+def _column_sequences(args, path, text, settings):
+    """``((tokens, labels), settings, description)`` of a CoNLL column file."""
+    label_column = -1 if args.label_column is None else args.label_column
+    if args.label is not None or args.token_columns is not None:
+        option = "--label" if args.label is not None else "--token-columns"
+        raise UsageError(
+            f"{option} names a CoNLL-U column, but {path} is a CoNLL column file "
+            f"(--label-column INDEX; --format conllu to read it as CoNLL-U)"
+        )
+    doc = ColumnDocument(path, text, label_column=label_column)
+    n_columns = len(doc.tokens[0][0])
+    if settings is None:
+        settings = {
+            "version": CLI_SETTINGS_VERSION,
+            "task": args.task,
+            "format": "conll",
+            "features": _feature_set(args, n_columns),
+            "token_columns": n_columns,
+            "label_column": label_column % (n_columns + 1),
+        }
+    elif n_columns != settings["token_columns"]:
+        raise CommandError(
+            f"{path} has {n_columns + 1} columns but {args.train} has "
+            f"{settings['token_columns'] + 1}"
+        )
+    return (doc.tokens, doc.labels), settings, f"{len(set(flat(doc.labels)))} labels"
+
+
+def _conllu_sequences(args, path, text, settings):
+    """``((tokens, labels), settings, description)`` of a CoNLL-U or CoNLL-X file."""
+    if args.label_column is not None:
+        raise UsageError(
+            f"--label-column applies to CoNLL column files, but {path} is CoNLL-U/CoNLL-X: "
+            f"name the column with --label {{{','.join(LABEL_COLUMNS)}}}"
+        )
+    doc = TreebankDocument(path, text)
+    purpose = "learn from" if settings is None else "score"
+    if settings is None:
+        label = args.label or "upos"
+        names = _token_columns(args, label)
+        settings = {
+            "version": CLI_SETTINGS_VERSION,
+            "task": args.task,
+            "format": "conllu",
+            "label": label,
+            "token_columns": names,
+            "features": _feature_set(args, len(names)),
+        }
+    label = settings["label"]
+    labels = gold_column(doc, label, purpose)
+    tokens = doc.tokens(settings["token_columns"])
+    return (tokens, labels), settings, f"{len(set(flat(labels)))} {label.upper()} labels"
+
+
+def gold_column(doc, name, purpose):
+    """The values of column ``name``, which every regular token must have."""
+    empty = doc.first_empty(name)
+    if empty is not None:
+        raise CommandError(
+            f"{doc.path}, line {empty}: no {name.upper()} to {purpose} ('_'); --label names "
+            f"the column to predict"
+        )
+    return doc.column(name)
+
+
+def _token_columns(args, label):
+    names = ["form"] if args.token_columns is None else args.token_columns.split(",")
+    unknown = [name for name in names if name not in TOKEN_COLUMNS]
+    if unknown:
+        raise UsageError(
+            f"--token-columns: {', '.join(map(repr, unknown))} is not one of "
+            f"{', '.join(TOKEN_COLUMNS)}"
+        )
+    if label in names:
+        raise UsageError(f"--token-columns includes {label}, the column to predict (--label)")
+    return names
+
+
+def _feature_set(args, n_columns):
+    if args.features == "crfsuite" and n_columns < 2:
+        raise CommandError(
+            f"--features crfsuite needs a POS column (word POS ... label), but {args.train} "
+            f"has the word and the label only"
+        )
+    if args.features != "auto":
+        return args.features
+    return "crfsuite" if args.task in SPAN_TASKS and n_columns >= 2 else "token"
+
+
+def featurize(settings, tokens):
+    """What the model takes: crfsuite tutorial dicts, or the tokens for its TokenFeatures."""
+    if settings["features"] == "crfsuite":
+        return crfsuite_tutorial_features(tokens)
+    return tokens
+
+
+# -- parsing ------------------------------------------------------------------------------------
+
+
+def _parse_data(args):
+    """Training and dev trees (labelled or not, as decided here) and the settings."""
+    train = TreebankDocument(args.train, read_text_of(args.train, args.encoding))
+    has_relations = has_relation_labels(train.trees)
+    labelled = args.labelled
+    if labelled is None:
+        labelled = has_relations and _can_label(args)
+        if has_relations and not labelled:
+            info(args, f"{_unlabelled_reason(args)} parses unlabelled trees: DEPREL is ignored")
+    if labelled and not has_relations:
+        raise CommandError(f"--labelled: {args.train} has no relation labels (DEPREL)")
+    info(args, f"Read {describe(args.train, train.X)}" + (", labelled" if labelled else ""))
+    dev = None
+    if args.dev:
+        dev_doc = TreebankDocument(args.dev, read_text_of(args.dev, args.encoding))
+        if labelled and not has_relation_labels(dev_doc.trees):
+            raise CommandError(f"{args.dev} has no relation labels (DEPREL) to score")
+        info(args, f"Read {describe(args.dev, dev_doc.X)}")
+        dev = (dev_doc.X, trees_of(dev_doc.trees, labelled))
+    settings = {"version": CLI_SETTINGS_VERSION, "task": "parse", "format": "conllu"}
+    return (train.X, trees_of(train.trees, labelled)), dev, settings
+
+
+def has_relation_labels(pairs):
+    return any(relation not in (None, "_") for _, relation in flat(pairs))
+
+
+def trees_of(pairs, labelled):
+    return pairs if labelled else [[head for head, _ in sentence] for sentence in pairs]
+
+
+def _training_summary(model, task, seconds):
+    summary = f"{type(model).__name__}, {model.n_iter_} epochs in {seconds:.1f} s"
+    records = [r for r in model.history_ if r.get("dev_score") is not None]
+    if not records:
+        return summary
+    best = getattr(model, "best_iteration_", None)
+    record = records[-1] if best is None else model.history_[best - 1]
+    score = "UAS" if task == "parse" else "token accuracy"
+    return f"{summary}; dev {score} {percent(record['dev_score'])} (epoch {record['epoch']})"

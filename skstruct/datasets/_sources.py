@@ -1,0 +1,67 @@
+"""The data layout under a data home, and where each corpus is downloaded from."""
+
+__all__ = ["FETCHERS", "FILES", "NLTK_URL", "URLS"]
+
+_CONLL2000_URL = "https://www.clips.uantwerpen.be/conll2000/chunking/"
+_CONLL2002_URL = "https://www.clips.uantwerpen.be/conll2002/ner/data/"
+#: NLTK's public data packages (zip archives, one per corpus).
+NLTK_URL = "https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages/corpora/"
+
+#: The files of each corpus folder under a data home: ``FILES[folder][subset]``.
+FILES = {
+    "conll2000": {"train": "train.txt", "test": "test.txt"},
+    **{
+        f"conll2002-{language}": {subset: f"{subset}.txt" for subset in ("train", "testa", "testb")}
+        for language in ("es", "nl")
+    },
+    "ptb-sample": {subset: f"{subset}.conllu" for subset in ("train", "dev", "test")},
+    **{
+        f"conll2007-{language}": {subset: f"{subset}.conll" for subset in ("train", "test")}
+        for language in ("es", "eu")
+    },
+    "brown": {"all": "brown.tsv"},
+}
+
+#: Where each file is downloaded from: ``URLS[folder][subset]`` is a URL or a
+#: tuple of URLs tried in turn. A download may be the file itself (plain or
+#: gzipped: gzip is detected from the content, not the name) or a zip archive of
+#: NLTK's data packages, which gives every file of the folder at once. The
+#: CoNLL-2002 data folder has been quoted both with plain and gzipped file
+#: names, so both are tried; NLTK's copies come last because the original
+#: server is the reference but is often down.
+URLS = {
+    "conll2000": {
+        subset: (f"{_CONLL2000_URL}{subset}.txt.gz", f"{NLTK_URL}conll2000.zip")
+        for subset in ("train", "test")
+    },
+    **{
+        f"conll2002-{language}": {
+            subset: (
+                f"{_CONLL2002_URL}{prefix}.{subset}",
+                f"{_CONLL2002_URL}{prefix}.{subset}.gz",
+                f"{NLTK_URL}conll2002.zip",
+            )
+            for subset in ("train", "testa", "testb")
+        }
+        for language, prefix in (("es", "esp"), ("nl", "ned"))
+    },
+    "ptb-sample": {subset: f"{NLTK_URL}dependency_treebank.zip" for subset in FILES["ptb-sample"]},
+    **{
+        f"conll2007-{language}": {
+            subset: f"{NLTK_URL}conll2007.zip" for subset in ("train", "test")
+        }
+        for language in ("es", "eu")
+    },
+    "brown": {"all": f"{NLTK_URL}brown.zip"},
+}
+
+#: The call that fetches each folder, for messages that say what to run.
+FETCHERS = {
+    "conll2000": "fetch_conll2000()",
+    "conll2002-es": 'fetch_conll2002("es")',
+    "conll2002-nl": 'fetch_conll2002("nl")',
+    "ptb-sample": "fetch_ptb_sample()",
+    "conll2007-es": 'fetch_conll2007("es")',
+    "conll2007-eu": 'fetch_conll2007("eu")',
+    "brown": "fetch_brown()",
+}
