@@ -35,6 +35,7 @@ DOCUMENTED_MODULES = [
 PAGES = [
     "index",
     "install",
+    "data",
     "quickstart",
     "cli",
     "guide/index",

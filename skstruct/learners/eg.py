@@ -13,9 +13,9 @@ from ..decoders.tree import ChuLiuEdmonds, Eisner
 from ..utils._interrupt import deferred_interrupt, warn_interrupted
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
 from ..utils.validation import check_sequences_and_labels
-from ._base import EpochProgress
 from ._eg_duals import ChainDual, TreeDual
 from ._model import StructuredModel, _parses
+from ._progress import EpochProgress
 
 #: An adaptive step is halved at most this many times before the example is skipped.
 MAX_HALVINGS = 30
