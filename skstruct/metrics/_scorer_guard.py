@@ -53,7 +53,10 @@ def refuse_sklearn_scorer():
     Scorers made with ``make_scorer`` of any other function (skstruct's, a user's)
     pass: they may well read sequences.
     """
-    frame = sys._getframe(2)  # the caller of predict
+    try:
+        frame = sys._getframe(2)  # the caller of predict
+    except ValueError:  # predict called with no Python frame above it: no scorer either
+        return
     for _ in range(_MAX_DEPTH):
         if frame is None:
             return
