@@ -18,29 +18,25 @@ CONLLU = (
 )
 
 
+def _with_bom(text, source, path):
+    """``text`` after a byte-order mark, as a UTF-8 file at ``path`` or as a stream."""
+    if source == "stream":
+        return io.StringIO(BOM + text)
+    path.write_bytes((BOM + text).encode("utf-8"))
+    return path
+
+
 @pytest.mark.parametrize("source", ["file", "stream"])
 def test_load_conll_drops_a_byte_order_mark(source, tmp_path):
     # The bug: '\ufeff-DOCSTART-' is not -DOCSTART-, so it was read as a token.
-    text = BOM + CONLL
-    if source == "file":
-        path = tmp_path / "bom.txt"
-        path.write_bytes(text.encode("utf-8"))
-    else:
-        path = io.StringIO(text)
-    X, y = load_conll(path)
+    X, y = load_conll(_with_bom(CONLL, source, tmp_path / "bom.txt"))
     assert X == [[("EU", "NNP", "B-NP"), ("rejects", "VBZ", "B-VP")]] and y == [["B-ORG", "O"]]
 
 
 @pytest.mark.parametrize("source", ["file", "stream"])
 def test_load_conllu_drops_a_byte_order_mark(source, tmp_path):
     # The bug: "expected 10 columns, got 1: '\ufeff# sent_id = 1'"
-    text = BOM + CONLLU
-    if source == "file":
-        path = tmp_path / "bom.conllu"
-        path.write_bytes(text.encode("utf-8"))
-    else:
-        path = io.StringIO(text)
-    X, y = load_conllu(path)
+    X, y = load_conllu(_with_bom(CONLLU, source, tmp_path / "bom.conllu"))
     assert [t["form"] for t in X[0]] == ["Dogs", "bark"] and y == [[2, 0]]
 
 
