@@ -60,6 +60,11 @@ def refuse_sklearn_scorer():
     for _ in range(_MAX_DEPTH):
         if frame is None:
             return
+        # f_globals is a plain reference; f_locals is built on access, so it is read only
+        # in a frame of sklearn's scorer module (this runs on every predict).
+        if frame.f_globals.get("__name__") != "sklearn.metrics._scorer":
+            frame = frame.f_back
+            continue
         scorer = frame.f_locals.get("self")
         if type(scorer).__module__ == "sklearn.metrics._scorer":
             function = getattr(scorer, "_score_func", None)
