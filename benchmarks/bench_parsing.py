@@ -17,7 +17,7 @@ The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read f
 import argparse
 import time
 
-from skstruct import SWVP, ArcStandard, ChuLiuEdmonds, Eisner, StructuredPerceptron
+from skstruct import SWVP, ArcEager, ArcStandard, ChuLiuEdmonds, Eisner, StructuredPerceptron
 from skstruct.datasets import fetch_conll2007, fetch_ptb_sample
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores
 
@@ -43,10 +43,11 @@ def parsers(labelled, max_iter):
         "Eisner 2nd, SWVP": SWVP(decoder=eisner2, gamma="wmr", mode="balanced", **common),
         "Chu-Liu-Edmonds, CSP": StructuredPerceptron(decoder=ChuLiuEdmonds(), **common),
     }
-    if not labelled:  # the transition parser is unlabelled
-        out["ArcStandard beam 8, max-violation"] = StructuredPerceptron(
-            ArcStandard(beam_size=8, projectivize=True), update="max_violation", **common
-        )
+    if not labelled:  # the transition parsers are unlabelled
+        for system in (ArcStandard, ArcEager):  # same features, rule, beam and epochs
+            out[f"{system.__name__} beam 8, max-violation"] = StructuredPerceptron(
+                system(beam_size=8, projectivize=True), update="max_violation", **common
+            )
     return out
 
 

@@ -6,7 +6,7 @@ numba kernels and the scikit-learn estimator contract.
 """
 
 from ._persistence import ModelFormatError, load, save
-from .decoders import ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
+from .decoders import ArcEager, ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from .features import ArcFeatures, TokenFeatures
 from .learners import (
     SWVP,
@@ -21,6 +21,7 @@ __version__ = "0.1.0.dev0"
 
 __all__ = [
     "SWVP",
+    "ArcEager",
     "ArcFeatures",
     "ArcStandard",
     "BeamSearch",

@@ -27,17 +27,17 @@ import os
 
 import numpy as np
 
-from .decoders import ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
+from .decoders import DECODERS
 from .features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from .learners import (
+    AveragedWeights,
     ExponentiatedGradientSSVM,
     ParameterMixing,
     StructuredPerceptron,
     StructuredWeightedViolationsPerceptron,
 )
-from .learners._weights import AveragedWeights
-from .structures import ArcFactoredTree, ArcStandardSystem, LinearChain
-from .updates import UPDATE_RULES
+from .structures import ArcFactoredTree, LinearChain, TransitionSystem
+from .updates import UPDATE_RULES, MixedAssignments
 
 __all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "save"]
 
@@ -61,21 +61,17 @@ _ESTIMATORS = {
         StructuredWeightedViolationsPerceptron,
         ExponentiatedGradientSSVM,
         ParameterMixing,
-        Viterbi,
-        BeamSearch,
-        Greedy,
-        Eisner,
-        ChuLiuEdmonds,
-        ArcStandard,
+        *DECODERS.values(),
         TokenFeatures,
         ArcFeatures,
         *UPDATE_RULES.values(),
+        MixedAssignments,
     )
 }
 #: Internal helpers rebuilt from their attributes alone (their constructors would allocate).
 _OBJECTS = {
     cls.__name__: cls
-    for cls in (TokenDictEncoder, LinearChain, ArcFactoredTree, ArcStandardSystem, AveragedWeights)
+    for cls in (TokenDictEncoder, LinearChain, ArcFactoredTree, TransitionSystem, AveragedWeights)
 }
 
 _ADVICE = (

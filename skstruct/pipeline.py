@@ -14,7 +14,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
-from .utils._sklearn_compat import HasMethods, _fit_context
+from .utils._sklearn_compat import HasMethods, fit_context
 from .utils.validation import check_sequences
 
 __all__ = ["PredictedTags"]
@@ -80,7 +80,7 @@ class PredictedTags(TransformerMixin, BaseEstimator):
         self.field = field
         self.random_state = random_state
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
         """Train the tagger on the gold ``field`` of every token of ``X``.
 

@@ -576,3 +576,142 @@ def eg_alpha_table(
             eta /= 2
         w = weights(alphas)
         yield w
+
+
+# -- arc-eager transitions: a Python twin of skstruct/_kernels/arc_eager.py ----------------------
+
+REDUCE = 3
+
+
+class ArcEagerState:
+    """Arc-eager parser state: the root at the bottom of the stack; a headless word
+    reduced once the buffer is empty gets the word (or root) below it as its head."""
+
+    def __init__(self, n):
+        self.n, self.stack, self.b = n, [0], 1
+        self.heads = [-1] * (n + 1)
+
+    def copy(self):
+        other = ArcEagerState(self.n)
+        other.stack, other.b, other.heads = list(self.stack), self.b, list(self.heads)
+        return other
+
+    def children(self, h):
+        return [d for d in range(1, self.n + 1) if self.heads[d] == h]
+
+    def valid(self, action):
+        s0, buffer_empty = self.stack[-1], self.b > self.n
+        if action == SHIFT:
+            return not buffer_empty
+        if action == LEFT:
+            return not buffer_empty and s0 != 0 and self.heads[s0] == -1
+        if action == RIGHT:
+            return not buffer_empty and (s0 != 0 or not self.children(0))
+        return s0 != 0 and (buffer_empty or self.heads[s0] > 0)
+
+    def apply(self, action):
+        if action == SHIFT:
+            self.stack.append(self.b)
+            self.b += 1
+        elif action == LEFT:
+            self.heads[self.stack.pop()] = self.b
+        elif action == RIGHT:
+            self.heads[self.b] = self.stack[-1]
+            self.stack.append(self.b)
+            self.b += 1
+        else:
+            s0 = self.stack.pop()
+            if self.heads[s0] == -1:
+                self.heads[s0] = self.stack[-1]
+
+    def features(self, attrs, n_features, action):
+        n = self.n
+
+        def a(i, c):
+            return _attribute(attrs, i, c) if i >= 0 else NONE
+
+        st = self.stack
+        s0 = st[-1]
+        s1 = st[-2] if len(st) >= 2 else -1
+        s2 = st[-3] if len(st) >= 3 else -1
+        b0, b1, b2 = self.b, self.b + 1, self.b + 2
+        h = self.heads[s0]
+        hh = self.heads[h] if h > 0 else -1
+        s0_children = self.children(s0)
+        left = [d for d in s0_children if d < s0]
+        right = [d for d in s0_children if d > s0]
+        b0_left = [d for d in self.children(b0) if d < b0] if b0 <= n else []
+        lc, rc = min(left, default=-1), max(right, default=-1)
+        b0lc = min(b0_left, default=-1)
+        d = direction_distance(s0, b0) if b0 <= n else 0
+        has_head = 0 if h == -1 else 1 if h == 0 else 2
+        s0w, s0p, b0w, b0p = a(s0, 0), a(s0, 1), a(b0, 0), a(b0, 1)
+        atoms = [
+            [s0w, s0p], [s0w], [s0p], [b0w, b0p], [b0w], [b0p],
+            [a(b1, 0), a(b1, 1)], [a(b1, 0)], [a(b1, 1)],
+            [a(b2, 0), a(b2, 1)], [a(b2, 0)], [a(b2, 1)],
+            [s0w, s0p, b0w, b0p], [s0w, s0p, b0w], [s0w, b0w, b0p], [s0w, s0p, b0p],
+            [s0p, b0w, b0p], [s0w, b0w], [s0p, b0p], [b0p, a(b1, 1)],
+            [b0p, a(b1, 1), a(b2, 1)], [s0p, b0p, a(b1, 1)], [a(h, 1), s0p, b0p],
+            [s0p, a(lc, 1), b0p], [s0p, a(rc, 1), b0p], [s0p, b0p, a(b0lc, 1)],
+            [s0w, d], [s0p, d], [b0w, d], [b0p, d], [s0w, b0w, d], [s0p, b0p, d],
+            [s0w, len(right)], [s0p, len(right)], [s0w, len(left)], [s0p, len(left)],
+            [b0w, len(b0_left)], [b0p, len(b0_left)],
+            [a(h, 0)], [a(h, 1)], [a(lc, 0)], [a(lc, 1)], [a(rc, 0)], [a(rc, 1)],
+            [a(b0lc, 0)], [a(b0lc, 1)], [a(hh, 0)], [a(hh, 1), a(h, 1), s0p],
+            [s0p, has_head, b0p], [s0w, has_head], [a(s1, 1), s0p, b0p],
+            [a(s2, 1), a(s1, 1), s0p, a(s1, 0)],
+        ]  # fmt: skip
+        return [feature_hash(201 + k, atom, action, n_features) for k, atom in enumerate(atoms)]
+
+
+def arc_eager_oracle(gold):
+    """Gold arc-eager actions of a tree (heads per word, 1-based) by the static oracle,
+    and the heads they build; ``None`` when the oracle finds no valid action."""
+    n = len(gold)
+    heads = [-1, *gold]
+    state, actions = ArcEagerState(n), []
+    while len(actions) < 2 * n:
+        s0, b = state.stack[-1], state.b
+        done = all(state.heads[d] == s0 for d in range(1, n + 1) if heads[d] == s0)
+        if b <= n and s0 != 0 and heads[s0] == b and state.valid(LEFT):
+            action = LEFT
+        elif b <= n and heads[b] == s0 and state.valid(RIGHT):
+            action = RIGHT
+        elif (b > n or done) and state.valid(REDUCE):
+            action = REDUCE
+        elif state.valid(SHIFT):
+            action = SHIFT
+        else:
+            return None
+        state.apply(action)
+        actions.append(action)
+    return actions, state.heads[1:]
+
+
+def arc_eager_beam(attrs, coef, n_features, beam_size, gold_actions):
+    """Beam search with gold tracking; returns (heads, best, gold, in_beam, best_is_gold)."""
+    n = len(attrs)
+    beam = [(0.0, ArcEagerState(n), True)]
+    gold_state, gold_total = ArcEagerState(n), 0.0
+    best, gold_scores, in_beam, best_is_gold = [], [], [], []
+    for t in range(2 * n):
+        candidates = []
+        for score, state, is_gold in beam:
+            for action in (SHIFT, LEFT, RIGHT, REDUCE):
+                if state.valid(action):
+                    s = score + coef[state.features(attrs, n_features, action)].sum()
+                    candidates.append((s, state, is_gold and action == gold_actions[t], action))
+        candidates.sort(key=lambda c: -c[0])  # stable: ties keep (item, action) order
+        beam = []
+        for s, state, is_gold, action in candidates[:beam_size]:
+            state = state.copy()
+            state.apply(action)
+            beam.append((s, state, is_gold))
+        gold_total += coef[gold_state.features(attrs, n_features, gold_actions[t])].sum()
+        gold_state.apply(gold_actions[t])
+        best.append(beam[0][0])
+        gold_scores.append(gold_total)
+        in_beam.append(any(g for _, _, g in beam))
+        best_is_gold.append(beam[0][2])
+    return beam[0][1].heads[1:], best, gold_scores, in_beam, best_is_gold

@@ -28,7 +28,7 @@ from skstruct import (
 )
 from skstruct.features import TokenDictEncoder
 from skstruct.metrics import sequence_accuracy_scorer, token_accuracy_scorer
-from tests.test_contract import _CHAIN_DATA, _TREE_DATA, ALL
+from tests.test_contract import _CHAIN_DATA, _TREE_DATA, ALL, _parses
 
 MIXERS = [
     ParameterMixing(
@@ -55,7 +55,7 @@ def _decoder(estimator):
 
 
 def _data(learner):
-    return _TREE_DATA if getattr(_decoder(learner), "output", None) == "heads" else _CHAIN_DATA
+    return _TREE_DATA if _parses(_decoder(learner)) else _CHAIN_DATA
 
 
 def _ids(estimator):

@@ -33,7 +33,7 @@ from tests import naive
 from tests.kernels.test_chain import _encode
 from tests.kernels.test_tree import _encoded as _encode_trees
 from tests.kernels.test_tree import _sentence
-from tests.test_contract import _tree_data
+from tests.test_contract import _parses, _tree_data
 
 N_FEATURES, N_LABELS = 5, 3
 # seen: F1 91.27 and UAS 79.06 (2026-11-22); the floors leave room for rounding
@@ -86,21 +86,21 @@ def _tree_problem(seed, projective, single_root, n_sentences=3, max_words=4, n_f
             np.add.at(phi[row], naive.tree_features(attrs.tolist(), t, n_features), 1.0)
         loss = np.array([sum(a != b for a, b in zip(t[1:], gold[1:])) for t in trees], float)
         examples.append((phi, loss, trees.index(gold), gold_potential(n) * (n - loss)))
-    structure = ArcFactoredTree(n_features, order=1, projective=projective,
-                                single_root=single_root)  # fmt: skip
+    structure = ArcFactoredTree(n_features, order=1, single_root=single_root)
+    decoder = Eisner if projective else ChuLiuEdmonds
     encoded = _encode_trees(sentences)
     flat_gold = np.array([h for t in heads for h in t[1:]], dtype=np.int64)
-    return structure, encoded, flat_gold, examples
+    return structure, decoder(single_root=single_root), encoded, flat_gold, examples
 
 
 def _dual(kind, seed, C):
     if kind == "chain":
         structure, encoded, gold, examples = _chain_problem(seed)
-        return ChainDual(structure, encoded, gold, C), examples
+        return ChainDual(structure, Viterbi(), encoded, gold, C), examples
     projective, single_root = {"eisner": (True, False), "eisner-1root": (True, True),
                                "matrix-tree": (False, False)}[kind]  # fmt: skip
-    structure, encoded, gold, examples = _tree_problem(seed, projective, single_root)
-    return TreeDual(structure, encoded, gold, C), examples
+    structure, decoder, encoded, gold, examples = _tree_problem(seed, projective, single_root)
+    return TreeDual(structure, decoder, encoded, gold, C), examples
 
 
 KINDS = ["chain", "eisner", "eisner-1root", "matrix-tree"]
@@ -205,10 +205,10 @@ def test_adaptive_dual_never_decreases():
 
 
 def test_tree_scatter_touches_the_features_of_every_arc():
-    structure, encoded, gold, _ = _tree_problem(2, True, False, n_sentences=1)
-    dual = TreeDual(structure, encoded, gold, C=1.0)
+    structure, decoder, encoded, gold, _ = _tree_problem(2, True, False, n_sentences=1)
+    dual = TreeDual(structure, decoder, encoded, gold, C=1.0)
     n = encoded.n_tokens
-    attrs = encoded.indices.reshape(-1, _tree.N_ATTRS)
+    attrs = encoded.attrs
     coef = np.zeros(structure.n_weights)
     expected = np.zeros_like(coef)
     for h in range(n + 1):
@@ -306,7 +306,7 @@ def test_grid_search_tunes_C_and_cross_validation_runs():
     ],
 )
 def test_structures_without_marginals_are_refused(decoder, match):
-    X, y = _TREE_DATA if getattr(decoder, "output", None) == "heads" else _CHAIN
+    X, y = _TREE_DATA if _parses(decoder) else _CHAIN
     with pytest.raises(ValueError, match=match):
         ExponentiatedGradientSSVM(decoder=decoder, features=None).fit(X, y)
 

@@ -1,6 +1,8 @@
 """Layering rules of ARCHITECTURE.md, checked on the source text."""
 
+import ast
 import re
+import sys
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parents[1] / "skstruct"
@@ -29,7 +31,7 @@ def test_kernels_import_only_numpy_and_numba():
 
 
 def test_private_sklearn_api_only_in_compat_module():
-    pattern = re.compile(r"sklearn\.(utils\._param_validation|base import _fit_context)")
+    pattern = re.compile(r"sklearn\.(utils\._param_validation|base import fit_context)")
     offenders = [
         path.name
         for path in _modules()
@@ -43,3 +45,48 @@ def test_metrics_and_datasets_do_not_import_learners():
         for path in (PACKAGE / folder).glob("*.py"):
             text = path.read_text()
             assert not re.search(r"from \.\.(learners|decoders|_kernels)", text), path.name
+
+
+#: Private modules other packages may import by design: the kernel layer, and the one
+#: module that wraps scikit-learn's private API.
+SHARED_PRIVATE = ("_kernels", "utils._sklearn_compat")
+
+
+def _cross_package_private_imports(path):
+    """``from`` imports of ``path`` that reach a private name or module of another
+    skstruct package."""
+    relative = path.relative_to(PACKAGE)
+    here = relative.parts[:-1]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text())):
+        if not isinstance(node, ast.ImportFrom) or not node.level:
+            continue
+        target = list(here[: len(here) - (node.level - 1)]) + (
+            node.module.split(".") if node.module else []
+        )
+        if not target or (here and target[0] == here[0]) or (not here and len(target) == 1):
+            continue  # the same package (or the top level importing its own modules)
+        dotted = ".".join(target)
+        shared = any(dotted == s or dotted.startswith(s + ".") for s in SHARED_PRIVATE)
+        private_module = any(part.startswith("_") for part in target) and not shared
+        private_names = [a.name for a in node.names if a.name.startswith("_")]
+        if private_module or private_names:
+            found.append(f"{relative}: from {dotted} import {[a.name for a in node.names]}")
+    return found
+
+
+def test_no_private_name_is_imported_from_another_package():
+    offenders = [hit for path in _modules() for hit in _cross_package_private_imports(path)]
+    assert offenders == []
+
+
+def test_the_private_import_check_sees_offenders(tmp_path, monkeypatch):
+    # the check itself can fail: a module reaching into another package's privates
+    fake = tmp_path / "skstruct"
+    (fake / "cli").mkdir(parents=True)
+    offender = fake / "cli" / "x.py"
+    offender.write_text(
+        "from ..datasets._conll import DOCSTART\nfrom ..utils.validation import _f\n"
+    )
+    monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
+    assert len(_cross_package_private_imports(offender)) == 2

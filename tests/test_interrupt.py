@@ -24,7 +24,7 @@ from skstruct import (
 from skstruct.datasets import make_chain_data
 from skstruct.learners import eg as eg_module
 from skstruct.learners import mixing as mixing_module
-from skstruct.utils._interrupt import InterruptedFitWarning, deferred_interrupt
+from skstruct.utils.interrupt import InterruptedFitWarning, deferred_interrupt
 from tests.test_contract import _tree_data
 
 X, y = make_chain_data(60, n_labels=3, n_words=20, random_state=0)
@@ -72,7 +72,7 @@ LEARNERS = [
 @pytest.mark.parametrize("learner, data", LEARNERS, ids=lambda v: type(v).__name__)
 def test_first_ctrl_c_keeps_the_last_completed_epoch(learner, data, monkeypatch):
     model = clone(learner)
-    monkeypatch.setattr(model, "_run_epoch", _interrupting(model._run_epoch, 2, 1))
+    monkeypatch.setattr(model, "run_epoch", _interrupting(model.run_epoch, 2, 1))
     with pytest.warns(InterruptedFitWarning, match="after 2 completed epoch"):
         model.fit(*data)
     assert model.n_iter_ == 2 and len(model.history_) == 2
@@ -85,7 +85,7 @@ def test_first_ctrl_c_keeps_the_last_completed_epoch(learner, data, monkeypatch)
 @pytest.mark.parametrize("learner, data", LEARNERS, ids=lambda v: type(v).__name__)
 def test_second_ctrl_c_raises_and_leaves_the_learner_unfitted(learner, data, monkeypatch):
     model = clone(learner)
-    monkeypatch.setattr(model, "_run_epoch", _interrupting(model._run_epoch, 2, 2))
+    monkeypatch.setattr(model, "run_epoch", _interrupting(model.run_epoch, 2, 2))
     with pytest.raises(KeyboardInterrupt):
         model.fit(*data)
     with pytest.raises(NotFittedError):
@@ -176,7 +176,7 @@ def test_deferral_is_main_thread_only():
 def test_an_ignored_ctrl_c_stays_ignored(monkeypatch):
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     model = StructuredPerceptron(features=TokenFeatures(), max_iter=3, random_state=0)
-    monkeypatch.setattr(model, "_run_epoch", _interrupting(model._run_epoch, 1, 2))
+    monkeypatch.setattr(model, "run_epoch", _interrupting(model.run_epoch, 1, 2))
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         model.fit(X, y)

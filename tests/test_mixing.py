@@ -13,7 +13,7 @@ from skstruct import SWVP, ParameterMixing, StructuredPerceptron, TokenFeatures,
 from skstruct.datasets import make_chain_data
 from skstruct.learners._shard_cache import ShardRef, WeightsRef, forget
 from skstruct.learners._shard_cache import weights as cache_weights
-from skstruct.learners.mixing import _shard_epochs, _worker_copy
+from skstruct.learners.mixing import _shard_epochs
 
 
 @pytest.fixture(scope="module")
@@ -143,11 +143,11 @@ def test_ray_backend_gives_the_same_weights(data):
 class _KillOnce(StructuredPerceptron):
     """A learner whose first epoch on a dask worker kills that worker's process."""
 
-    def _run_epoch(self, encoded, labels, visit):
+    def run_epoch(self, state, data, order):
         flag = os.environ.get("SKSTRUCT_TEST_KILL_FLAG", "")
         if flag and _in_dask_worker() and _claim(flag):
             os._exit(1)  # the worker dies in the middle of the mixing round
-        return super()._run_epoch(encoded, labels, visit)
+        return super().run_epoch(state, data, order)
 
 
 def _in_dask_worker():
@@ -192,10 +192,10 @@ def test_training_survives_a_worker_killed_mid_epoch(data, dask_client, tmp_path
 class _KillAlways(StructuredPerceptron):
     """A learner that kills every dask worker it runs on."""
 
-    def _run_epoch(self, encoded, labels, visit):
+    def run_epoch(self, state, data, order):
         if _in_dask_worker():
             os._exit(1)
-        return super()._run_epoch(encoded, labels, visit)
+        return super().run_epoch(state, data, order)
 
 
 def test_losing_every_worker_is_one_clear_error(data):
@@ -256,11 +256,11 @@ def test_shard_task_leaves_the_shared_learner_untouched(data):
     # it would race with the others (seen on CoNLL-2002 before this was fixed).
     X, y = data
     learner = clone(StructuredPerceptron(random_state=0))
-    encoded, labels = learner._initialize(X, y, classes=None, rng=None)
-    worker = _worker_copy(learner)
+    state, data = learner.init_state(X, y)
+    worker = learner.worker_copy()
     before = dict(vars(worker))
-    n = learner.structure_.n_weights
-    shard = ShardRef("untouched", 0, (encoded, labels))
+    n = state.coef.size
+    shard = ShardRef("untouched", 0, data)
     _shard_epochs(worker, shard, [np.arange(len(X))], WeightsRef("untouched", 0, n))
     assert vars(worker).keys() == before.keys()
     assert all(vars(worker)[k] is v for k, v in before.items())
@@ -273,8 +273,8 @@ def test_shard_task_leaves_the_shared_learner_untouched(data):
 def _encoded_shard(data, n=60):
     X, y = data
     learner = clone(StructuredPerceptron(random_state=0))
-    encoded, labels = learner._initialize(X[:n], y[:n], classes=None, rng=None)
-    return _worker_copy(learner), (encoded, labels), learner.structure_.n_weights
+    state, data = learner.init_state(X[:n], y[:n])
+    return learner.worker_copy(), data, state.coef.size
 
 
 def test_a_worker_without_the_data_says_so_and_gets_it_sent(data):

@@ -8,6 +8,7 @@ from sklearn.model_selection import GridSearchCV, cross_val_score
 
 from skstruct import (
     SWVP,
+    ArcEager,
     ArcFeatures,
     ArcStandard,
     ChuLiuEdmonds,
@@ -18,8 +19,8 @@ from skstruct import (
     Viterbi,
 )
 from skstruct.datasets import load_conllu, write_conllu
-from skstruct.learners._parsing import is_projective, projectivize
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores
+from skstruct.tasks.trees import is_projective, projectivize
 from tests import naive
 
 
@@ -174,17 +175,17 @@ def test_a_mixed_assignment_that_is_not_a_tree_is_scored_by_its_arcs():
     # gold: 1 <- 2 <- root, 3 <- 2; prediction: 1 <- 2 <- 3 <- root. Taking the prediction's
     # head for word 2 alone gives 2 <- 3 and 3 <- 2: a cycle, no root word.
     parser = _fit([[2, 0, 2]])
-    encoded = parser._encode_X(_X)
+    encoded = parser.encode(_X)
     structure, coef = parser.structure_, parser.coef_
     gold, mixed = np.array([2, 0, 2]), np.array([2, 3, 2])
     assert not naive.is_tree([-1, *mixed])
-    scores = structure.unary(encoded, 0, coef)
-    assert structure.margin(scores, coef, gold, mixed) == pytest.approx(
+    scores = structure.scores(encoded, 0, coef)
+    assert structure.margin(scores, gold, mixed) == pytest.approx(
         scores.arc[0, 2] - scores.arc[3, 2]
     )
     delta = np.zeros_like(coef)
     structure.add_delta(encoded, 0, gold, mixed, delta, 1.0)
-    attrs = encoded.indices.reshape(-1, 3).tolist()
+    attrs = encoded.attrs.tolist()
     expected = np.zeros_like(coef)
     np.add.at(expected, naive.arc_features(attrs, 0, 2, coef.size), 1.0)
     np.add.at(expected, naive.arc_features(attrs, 3, 2, coef.size), -1.0)
@@ -246,10 +247,14 @@ def test_pairs_and_bare_heads_do_not_mix():
 
 
 @pytest.mark.data
-@pytest.mark.parametrize("update", ["max_violation", "early", "latest", "hybrid"])
-def test_arc_standard_beam_parser_learns_with_violation_fixing_updates(ptb, update):
+@pytest.mark.parametrize(
+    ("system", "update"),
+    [(ArcStandard, u) for u in ("max_violation", "early", "latest", "hybrid")]
+    + [(ArcEager, u) for u in ("max_violation", "early")],
+)
+def test_transition_beam_parsers_learn_with_violation_fixing_updates(ptb, system, update):
     X, y, X_test, y_test = ptb
-    parser = StructuredPerceptron(ArcStandard(beam_size=4), update=update, max_iter=3)
+    parser = StructuredPerceptron(system(beam_size=4), update=update, max_iter=3)
     parser.set_params(random_state=0).fit(X[:300], y[:300])
     for heads in parser.predict(X_test[:40]):
         assert naive.is_tree([-1, *heads]) and is_projective(heads) and heads.count(0) == 1
@@ -269,8 +274,10 @@ def test_arc_standard_grid_search_and_greedy(ptb):
     assert len(search.fit(X, y).cv_results_["params"]) == 4
 
 
-def test_arc_standard_refuses_labels_and_swvp():
-    with pytest.raises(ValueError, match="ArcStandard parses unlabelled trees"):
-        _fit([[(2, "nsubj"), (0, "root"), (2, "adv")]], ArcStandard())
-    with pytest.raises(ValueError, match=r"SWVP mixes .* ArcStandard builds action sequences"):
-        SWVP(decoder=ArcStandard()).fit(_X, [[2, 0, 2]])
+@pytest.mark.parametrize("system", [ArcStandard, ArcEager])
+def test_transition_parsers_refuse_labels_and_swvp(system):
+    name = system.__name__
+    with pytest.raises(ValueError, match=f"{name} parses unlabelled trees"):
+        _fit([[(2, "nsubj"), (0, "root"), (2, "adv")]], system())
+    with pytest.raises(ValueError, match=rf"SWVP mixes .* {name} builds action sequences"):
+        SWVP(decoder=system()).fit(_X, [[2, 0, 2]])

@@ -14,6 +14,7 @@ from sklearn.pipeline import make_pipeline
 import skstruct
 from skstruct import (
     SWVP,
+    ArcEager,
     ArcFeatures,
     ArcStandard,
     BeamSearch,
@@ -120,6 +121,11 @@ CASES = [
     (
         "arc-standard",
         _perceptron(ArcStandard(beam_size=2), update="early", n_features=_HASHED),
+        _trees,
+    ),
+    (
+        "arc-eager",
+        _perceptron(ArcEager(beam_size=2), update="max_violation", n_features=_HASHED),
         _trees,
     ),
     (

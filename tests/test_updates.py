@@ -6,12 +6,11 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from sklearn.base import BaseEstimator
 from sklearn.model_selection import GridSearchCV
 
 from skstruct import BeamSearch, Greedy, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct.datasets import make_chain_data
-from skstruct.structures import LinearChain
+from skstruct.structures import ChainScores, LinearChain
 from skstruct.updates import UPDATE_RULES, StandardUpdate
 
 VALID_RULES = ["early", "hybrid", "max_violation", "latest", "laso"]
@@ -36,7 +35,8 @@ def _figure1_trace(w, rule):
     _, transition, _, _, _ = structure.split(coef)
     transition[N, N], transition[V, DOT] = w
     unary = np.array([[0.0 if k in allowed else -1e9 for k in range(3)] for allowed in ALLOWED])
-    return structure.search(unary, coef, 1, GOLD, laso=rule.restarts)
+    scores = ChainScores(unary, *structure.split(coef)[1:])
+    return Greedy().search(structure, scores, GOLD, restarts=rule.restarts)
 
 
 def _train_figure1(rule, n_iter):
@@ -45,10 +45,10 @@ def _train_figure1(rule, n_iter):
     rows = []
     for _ in range(n_iter):
         trace = _figure1_trace(w, rule)
-        steps = rule.violations(trace)
-        if not steps:
+        violations = rule.violations(trace)
+        if not violations:
             break
-        delta = sum(_phi(GOLD[: t + 1]) - _phi(trace.prefix(t)) for t in steps)
+        delta = sum(v.weight * (_phi(v.gold) - _phi(v.pred)) for v in violations)
         rows.append((float(w @ delta), *(w := w + delta)))
     return rows
 
@@ -130,11 +130,9 @@ def test_standard_update_under_greedy_search_makes_invalid_updates():
 # -- one loop for all: the generic loop equals the fused kernel -----------------------------
 
 
-class _PlainStandard(BaseEstimator):
-    """The standard rule under another type, which sends training down the generic loop."""
-
-    restarts = False
-    violations = StandardUpdate.violations
+class _PlainStandard(StandardUpdate):
+    """The standard rule under another type (a subclass), which has no fused epoch
+    registered and so sends training down the generic loop."""
 
 
 @pytest.mark.parametrize("order", [0, 1, 2])

@@ -3,17 +3,8 @@ small formatting helpers."""
 
 import sys
 
-from .. import (
-    SWVP,
-    ArcStandard,
-    BeamSearch,
-    ChuLiuEdmonds,
-    Eisner,
-    ExponentiatedGradientSSVM,
-    Greedy,
-    StructuredPerceptron,
-    Viterbi,
-)
+from .. import SWVP, ExponentiatedGradientSSVM, StructuredPerceptron
+from ..decoders import DECODERS
 from ..metrics import PTB_PUNCTUATION_TAGS
 
 PROG = "skstruct"
@@ -34,15 +25,8 @@ ALGORITHMS = {
     "swvp": SWVP,
     "eg": ExponentiatedGradientSSVM,
 }
-CHAIN_DECODERS = {"viterbi": Viterbi, "beam": BeamSearch, "greedy": Greedy}
-TREE_DECODERS = {"eisner": Eisner, "chu-liu-edmonds": ChuLiuEdmonds, "arc-standard": ArcStandard}
-#: Decoders each algorithm can learn with (EG needs exact first-order marginals; SWVP
-#: mixes outputs position by position, which transition sequences do not allow).
-ALLOWED_DECODERS = {
-    "perceptron": {*CHAIN_DECODERS, *TREE_DECODERS},
-    "swvp": {"viterbi", "beam", "greedy", "eisner", "chu-liu-edmonds"},
-    "eg": {"viterbi", "eisner", "chu-liu-edmonds"},
-}
+#: What each decoder predicts, by its --decoder name: "labels" or "heads".
+DECODER_TASKS = {name: cls().capabilities.task.name for name, cls in DECODERS.items()}
 PUNCTUATION = {"form": "form", "ptb": PTB_PUNCTUATION_TAGS, "none": None}
 #: How the command line tells a user to pass an encoding (the Python readers say
 #: ``encoding='latin-1'``); ``{}`` is the encoding to try.

@@ -13,9 +13,7 @@ import re
 import sys
 
 from ..datasets import load_conll, load_conllu
-from ..datasets._conll import DOCSTART
-from ..datasets._conllu import columns_after, sentence_blocks, split_fields
-from ..datasets._io import read_text
+from ..datasets.text import DOCSTART, columns_after, read_text, sentence_blocks, split_fields
 from ._common import ENCODING_ADVICE, CommandError
 
 __all__ = ["ColumnDocument", "TreebankDocument", "detect_format", "read_text_of", "write_lines"]

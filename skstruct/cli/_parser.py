@@ -3,17 +3,17 @@
 import argparse
 
 from .. import __version__
+from ..decoders import DECODERS
 from ..updates import UPDATE_RULES
 from ._apply import run_evaluate, run_predict
 from ._common import (
     ALGORITHMS,
-    CHAIN_DECODERS,
+    DECODER_TASKS,
     FORMATS,
     LABEL_COLUMNS,
     PROG,
     PUNCTUATION,
     SEQUENCE_TASKS,
-    TREE_DECODERS,
 )
 from ._demo import run_demo
 from ._train import run_train
@@ -128,16 +128,19 @@ def _add_learning(learning):
     learning.add_argument("--max-iter", type=int, metavar="N", help="epochs (learner default)")
     learning.add_argument(
         "--decoder",
-        choices=(*CHAIN_DECODERS, *TREE_DECODERS),
-        help="search: viterbi (default), beam or greedy for sequences; eisner (default), "
-        "chu-liu-edmonds or arc-standard for parsing",
+        choices=DECODERS,
+        help=f"search: viterbi (default), {_others('labels', 'viterbi')} for sequences; "
+        f"eisner (default), {_others('heads', 'eisner')} for parsing",
     )
     learning.add_argument("--order", type=int, choices=(0, 1, 2), help="Markov or parser order")
-    learning.add_argument("--beam-size", type=int, metavar="K", help="beam and arc-standard")
+    learning.add_argument(
+        "--beam-size", type=int, metavar="K", help=", ".join(_taking("beam_size"))
+    )
     learning.add_argument(
         "--projectivize",
         action="store_true",
-        help="eisner, arc-standard: lift the crossing arcs of non-projective training trees",
+        help=f"{', '.join(_taking('projectivize'))}: lift the crossing arcs of non-projective "
+        "training trees",
     )
     learning.add_argument(
         "--n-features",
@@ -228,3 +231,14 @@ def _add_demo(commands, parents):
     sub.add_argument("--max-iter", type=int, default=10, metavar="N")
     sub.add_argument("--random-state", type=int, default=0, metavar="SEED")
     return sub
+
+
+def _others(task, default):
+    """The decoders of ``task`` but ``default``, for the help text."""
+    names = [name for name, kind in DECODER_TASKS.items() if kind == task and name != default]
+    return ", ".join(names[:-1]) + " or " + names[-1]
+
+
+def _taking(parameter):
+    """The decoders that have ``parameter``."""
+    return [name for name, cls in DECODERS.items() if parameter in cls().get_params()]

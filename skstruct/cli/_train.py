@@ -5,16 +5,15 @@ import re
 import time
 
 from .. import TokenFeatures, save
+from ..decoders import DECODERS
 from ..features import crfsuite_tutorial_features
 from ._common import (
     ALGORITHMS,
-    ALLOWED_DECODERS,
-    CHAIN_DECODERS,
     CLI_SETTINGS_VERSION,
+    DECODER_TASKS,
     LABEL_COLUMNS,
     SPAN_TASKS,
     TOKEN_COLUMNS,
-    TREE_DECODERS,
     CommandError,
     UsageError,
     describe,
@@ -47,7 +46,7 @@ def run_train(args):
     if not os.path.isdir(folder):
         raise CommandError(f"cannot save the model to {args.model}: no folder {folder}")
     if args.task == "parse":
-        train, dev, settings = _parse_data(args)
+        train, dev, settings = _parse_data(args, model)
     else:
         train, dev, settings = _sequence_data(args)
         model.set_params(features=TokenFeatures() if settings["features"] == "token" else None)
@@ -81,22 +80,21 @@ def _check_train_options(args):
     """Refuse combinations of options that cannot work, before any work."""
     parsing = args.task == "parse"
     decoder = _decoder_name(args)
-    if (decoder in TREE_DECODERS) != parsing:
-        kind = "a parser" if decoder in TREE_DECODERS else "a sequence decoder"
+    if (DECODER_TASKS[decoder] == "heads") != parsing:
+        kind = "a parser" if DECODER_TASKS[decoder] == "heads" else "a sequence decoder"
         raise UsageError(f"--decoder {decoder} is {kind}, which --task {args.task} cannot use")
-    if decoder not in ALLOWED_DECODERS[args.algorithm]:
-        raise UsageError(f"--algorithm {args.algorithm} cannot learn with --decoder {decoder}")
     for option, name, owners in SPECIFIC_OPTIONS:
         if getattr(args, name) not in (None, False) and args.algorithm not in owners:
             raise UsageError(f"{option} applies to --algorithm {' or '.join(sorted(owners))}")
-    if args.algorithm == "eg" and args.order not in (None, 1):
-        raise UsageError("--algorithm eg needs exact marginals, of first-order models only")
-    if args.beam_size is not None and decoder not in ("beam", "arc-standard"):
-        raise UsageError("--beam-size applies to --decoder beam or arc-standard")
-    if args.order is not None and decoder in ("chu-liu-edmonds", "arc-standard"):
-        raise UsageError(f"--decoder {decoder} has no --order")
-    if args.projectivize and decoder not in ("eisner", "arc-standard"):
-        raise UsageError("--projectivize applies to --decoder eisner or arc-standard")
+    for option, parameter in (
+        ("--beam-size", "beam_size"),
+        ("--order", "order"),
+        ("--projectivize", "projectivize"),
+    ):
+        given = getattr(args, parameter) not in (None, False)
+        if given and parameter not in DECODERS[decoder]().get_params():
+            takers = [name for name, cls in DECODERS.items() if parameter in cls().get_params()]
+            raise UsageError(f"{option} applies to --decoder {' or '.join(takers)}")
     if args.early_stopping is not None and args.dev is None:
         raise UsageError("--early-stopping needs a development set: --dev FILE")
     misplaced = (
@@ -114,20 +112,25 @@ def _check_train_options(args):
             raise UsageError(f"{option} does not apply to --task {args.task}")
     if parsing and args.format == "conll":
         raise UsageError("--task parse reads CoNLL-U or CoNLL-X files: --format conllu")
-    if args.labelled and not _can_label(args):
-        raise UsageError(f"{_unlabelled_reason(args)} parses unlabelled trees only")
 
 
 def _decoder_name(args):
     return args.decoder or ("eisner" if args.task == "parse" else "viterbi")
 
 
-def _can_label(args):
-    return args.algorithm != "eg" and _decoder_name(args) != "arc-standard"
+def _can_label(model):
+    """Whether the model can learn relation labels (the decoder and the learner)."""
+    try:
+        model.check_decoder(relation_labels=True)
+    except ValueError:
+        return False
+    return True
 
 
-def _unlabelled_reason(args):
-    return "--algorithm eg" if args.algorithm == "eg" else f"--decoder {_decoder_name(args)}"
+def _unlabelled_reason(args, model):
+    if not model.learns_relation_labels:
+        return f"--algorithm {args.algorithm}"
+    return f"--decoder {_decoder_name(args)}"
 
 
 def _estimator(args):
@@ -151,6 +154,14 @@ def _estimator(args):
         decoder, random_state=args.random_state, verbose=verbosity(args), **params
     )
     check_params(model, decoder)
+    try:  # what the decoder can do against what the learner needs: the learner's check
+        model.check_decoder()
+    except ValueError as exc:
+        raise UsageError(
+            f"--algorithm {args.algorithm} cannot learn with --decoder {_decoder_name(args)}: {exc}"
+        ) from None
+    if args.labelled and not _can_label(model):
+        raise UsageError(f"{_unlabelled_reason(args, model)} parses unlabelled trees only")
     return model
 
 
@@ -169,7 +180,7 @@ def _decoder(args):
     params = {"order": args.order, "beam_size": args.beam_size}
     if args.projectivize:
         params["projectivize"] = True
-    cls = {**CHAIN_DECODERS, **TREE_DECODERS}[name]
+    cls = DECODERS[name]
     return cls(**{k: v for k, v in params.items() if v is not None})
 
 
@@ -177,7 +188,7 @@ def _default_update(args, decoder):
     """Violation-fixing updates for inexact search, where the standard one may be invalid."""
     if args.algorithm != "perceptron":
         return None
-    return "standard" if decoder.search_width(None) is None else "max_violation"
+    return "standard" if decoder.capabilities.exact else "max_violation"
 
 
 # -- sequence tasks -----------------------------------------------------------------------------
@@ -303,15 +314,16 @@ def featurize(settings, tokens):
 # -- parsing ------------------------------------------------------------------------------------
 
 
-def _parse_data(args):
+def _parse_data(args, model):
     """Training and dev trees (labelled or not, as decided here) and the settings."""
     train = TreebankDocument(args.train, read_text_of(args.train, args.encoding))
     has_relations = has_relation_labels(train.trees)
     labelled = args.labelled
     if labelled is None:
-        labelled = has_relations and _can_label(args)
+        labelled = has_relations and _can_label(model)
         if has_relations and not labelled:
-            info(args, f"{_unlabelled_reason(args)} parses unlabelled trees: DEPREL is ignored")
+            reason = _unlabelled_reason(args, model)
+            info(args, f"{reason} parses unlabelled trees: DEPREL is ignored")
     if labelled and not has_relations:
         raise CommandError(f"--labelled: {args.train} has no relation labels (DEPREL)")
     info(args, f"Read {describe(args.train, train.X)}" + (", labelled" if labelled else ""))

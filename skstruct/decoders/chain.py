@@ -1,25 +1,55 @@
 """Decoders for linear chains: exact Viterbi, beam search and greedy search.
 
 A decoder is a small estimator (so ``GridSearchCV`` reaches ``decoder__beam_size``)
-that picks the structure (``make_structure``) and how wide its search is
-(``search_width``: ``None`` for exact dynamic programming).
+that picks the structure (``make_structure``) and runs its algorithm on it
+(``decode``, ``search``, ``predict``).
 """
 
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
+from .._kernels import beam as _beam
 from .._kernels import chain as _chain
-from ..structures.chain import LinearChain
+from ..structures import LinearChain, SearchTrace
+from ..tasks import SEQUENCE_LABELLING
 from ..utils._sklearn_compat import Interval
+from ._base import Capabilities, Decoder
+
+#: Batches of fewer sentences are decoded on one thread (see _kernels.chain).
+PARALLEL_FROM = 64
 
 
-class _ChainDecoder(BaseEstimator):
+class _ChainDecoder(Decoder):
     def make_structure(self, n_features, n_labels):
         """The :class:`~skstruct.structures.LinearChain` this decoder searches."""
         self._validate_params()
         return LinearChain(n_features, n_labels, order=self.order)
+
+    def _capabilities(self, exact):
+        return Capabilities(
+            task=SEQUENCE_LABELLING,
+            exact=exact,
+            marginals=exact and self.order == 1,
+            prefix_trace=True,
+            restarts=True,
+            mixed_assignments=True,
+            relation_labels=False,
+        )
+
+    def _beam_search(self, structure, scores, gold, beam_size, restarts):
+        result = _beam.beam_search(scores.unary, scores.unary.shape[0], *scores[1:],
+                                   structure.order, beam_size, gold, restarts)  # fmt: skip
+        path, labels, parents, _, best, gold_score, in_beam, best_is_gold, fell_off = result
+        return SearchTrace(
+            path, gold, labels, parents, best, gold_score, in_beam, best_is_gold, fell_off
+        )
+
+    def _beam_predict(self, structure, encoded, coef, beam_size):
+        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
+        parallel = encoded.n_sentences >= PARALLEL_FROM
+        kernel = _beam.beam_predict_batch if parallel else _beam.beam_predict_batch_serial
+        return kernel(*arrays, structure.n_labels, structure.order, beam_size)
 
 
 class Viterbi(_ChainDecoder):
@@ -39,9 +69,9 @@ class Viterbi(_ChainDecoder):
     Notes
     -----
     Ties are broken towards the lowest label index, at every back-pointer and at
-    the last token, so decoding is deterministic. With an update rule other than
-    ``"standard"``, training searches with an exact beam (as wide as the
-    ``L ** order`` label histories) to get the per-prefix trace the rule needs.
+    the last token, so decoding is deterministic. ``search`` (what an update rule
+    other than ``"standard"`` learns from) runs an exact beam, as wide as the
+    ``L ** order`` label histories, to get the per-prefix trace the rule needs.
 
     References
     ----------
@@ -60,9 +90,23 @@ class Viterbi(_ChainDecoder):
     def __init__(self, order=1):
         self.order = order
 
-    def search_width(self, structure):
-        """``None``: exact search."""
-        return None
+    @property
+    def capabilities(self):
+        return self._capabilities(exact=True)
+
+    def decode(self, structure, scores):
+        """The best label path (int32 (n,)), ties to the lowest label."""
+        return _chain.argmax_path(*scores, structure.order)
+
+    def search(self, structure, scores, gold, restarts=False):
+        """An exact beam search (``L ** order`` wide) tracing the gold prefixes."""
+        return self._beam_search(structure, scores, gold, structure.n_states, restarts)
+
+    def predict(self, structure, encoded, coef):
+        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
+        parallel = encoded.n_sentences >= PARALLEL_FROM
+        kernel = _chain.predict_batch if parallel else _chain.predict_batch_serial
+        return kernel(*arrays, structure.n_labels, structure.order)
 
 
 class BeamSearch(_ChainDecoder):
@@ -103,12 +147,23 @@ class BeamSearch(_ChainDecoder):
         self.beam_size = beam_size
         self.order = order
 
-    def search_width(self, structure):
-        """The beam size."""
-        return self.beam_size
+    @property
+    def capabilities(self):
+        return self._capabilities(exact=False)
+
+    def decode(self, structure, scores):
+        """The best label path (int32 (n,)) the beam keeps."""
+        return self.search(structure, scores, _NO_GOLD).path
+
+    def search(self, structure, scores, gold, restarts=False):
+        """Beam search of ``beam_size`` tracing the gold prefixes."""
+        return self._beam_search(structure, scores, gold, self.beam_size, restarts)
+
+    def predict(self, structure, encoded, coef):
+        return self._beam_predict(structure, encoded, coef, self.beam_size)
 
 
-class Greedy(_ChainDecoder):
+class Greedy(BeamSearch):
     """Greedy left-to-right search: :class:`BeamSearch` with ``beam_size=1`` (Alg. 4).
 
     Parameters
@@ -123,14 +178,15 @@ class Greedy(_ChainDecoder):
     StructuredPerceptron(decoder=Greedy(), update='early')
     """
 
+    #: Always one hypothesis.
+    beam_size = 1
     _parameter_constraints: dict = {"order": [Interval(Integral, 1, 2, closed="both")]}
 
     def __init__(self, order=1):
         self.order = order
 
-    def search_width(self, structure):
-        """Always 1."""
-        return 1
+
+_NO_GOLD = np.zeros(0, dtype=np.int32)
 
 
 def viterbi(unary, transition, start=None, stop=None):

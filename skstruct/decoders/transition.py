@@ -1,13 +1,12 @@
-"""Transition-based dependency parsing decoders: arc-standard with beam search."""
+"""Arc-standard transition parsing with beam search."""
 
 from numbers import Integral
 
-from ..structures.transition import ArcStandardSystem
 from ..utils._sklearn_compat import Interval
-from .tree import _TreeDecoder
+from ._transition_base import TransitionDecoder
 
 
-class ArcStandard(_TreeDecoder):
+class ArcStandard(TransitionDecoder):
     """Arc-standard transition parsing with beam search (Nivre 2004; Zhang & Clark 2008).
 
     Sentences are parsed left to right by SHIFT / LEFT-ARC / RIGHT-ARC actions scored
@@ -45,7 +44,7 @@ class ArcStandard(_TreeDecoder):
     [[2, 0]]
     """
 
-    single_root = True
+    kernel = "transition"
     _parameter_constraints: dict = {
         "beam_size": [Interval(Integral, 1, None, closed="left")],
         "projectivize": ["boolean"],
@@ -54,17 +53,3 @@ class ArcStandard(_TreeDecoder):
     def __init__(self, beam_size=8, projectivize=False):
         self.beam_size = beam_size
         self.projectivize = projectivize
-
-    def make_structure(self, n_features, n_labels=0):
-        """The :class:`~skstruct.structures.ArcStandardSystem` this decoder searches."""
-        self._validate_params()
-        if n_labels:
-            raise ValueError(
-                "ArcStandard parses unlabelled trees: give y as head lists, or use Eisner() / "
-                "ChuLiuEdmonds() for labelled parsing."
-            )
-        return ArcStandardSystem(n_features)
-
-    def search_width(self, structure):
-        """The beam size."""
-        return self.beam_size

@@ -4,15 +4,15 @@ order) and Chu-Liu-Edmonds (non-projective)."""
 from numbers import Integral
 
 import numpy as np
-from sklearn.base import BaseEstimator
 
-from ..structures.tree import ArcFactoredTree
+from .._kernels import tree as _tree
+from ..structures import ArcFactoredTree, OutputTrace
+from ..tasks import DEPENDENCY_PARSING
 from ..utils._sklearn_compat import Interval
+from ._base import Capabilities, Decoder
 
 
-class _TreeDecoder(BaseEstimator):
-    #: What the learner predicts with this decoder: a head per word.
-    output = "heads"
+class _TreeDecoder(Decoder):
     projective = True
 
     def make_structure(self, n_features, n_labels=0):
@@ -20,22 +20,50 @@ class _TreeDecoder(BaseEstimator):
         (``n_labels`` relation labels, 0 for unlabelled parsing)."""
         self._validate_params()
         return ArcFactoredTree(
-            n_features,
-            order=getattr(self, "order", 1),
-            projective=self.projective,
-            single_root=self.single_root,
-            n_labels=n_labels or 0,
+            n_features, order=self._order, single_root=self.single_root, n_labels=n_labels or 0
         )
 
-    def search_width(self, structure):
-        """``None``: exact search."""
-        return None
+    @property
+    def _order(self):
+        return getattr(self, "order", 1)
+
+    @property
+    def capabilities(self):
+        return Capabilities(
+            task=DEPENDENCY_PARSING,
+            exact=True,
+            marginals=self._order == 1,
+            prefix_trace=False,
+            restarts=False,
+            mixed_assignments=True,
+            relation_labels=True,
+        )
+
+    def decode(self, structure, scores):
+        """The best tree's output ids (int32 (n,)) under the part ``scores``."""
+        arc, labels = structure.arc_matrix(scores)
+        return structure.labelled(self.best_heads(arc, scores.sib, scores.n), labels)
+
+    def search(self, structure, scores, gold, restarts=False):
+        """The best tree, with its score and the gold tree's: an exact search has no
+        prefixes, so the trace is one step (an :class:`~skstruct.structures.OutputTrace`)."""
+        path = self.decode(structure, scores)
+        return OutputTrace.of(
+            path, gold, structure.score(scores, path), structure.score(scores, gold)
+        )
+
+    def predict(self, structure, encoded, coef):
+        heads, labels = _tree.predict_batch(
+            encoded.attrs, encoded.offsets, coef, structure.n_features, self._order,
+            self.projective, structure.single_root, structure.n_labels,
+        )  # fmt: skip
+        return structure.encode(heads, labels)
 
     @property
     def max_words(self):
         """Longest sentence parsed: the dynamic-programming tables grow as n^2 (first
         order: 64 MB at 1,000 words) or n^3 (second order: 216 MB at 300 words)."""
-        return 300 if getattr(self, "order", 1) == 2 else 1000
+        return 300 if self._order == 2 else 1000
 
     def check_lengths(self, encoded, name="X"):
         """Raise a ValueError naming the first sentence longer than :attr:`max_words`."""
@@ -103,6 +131,11 @@ class Eisner(_TreeDecoder):
         self.single_root = single_root
         self.projectivize = projectivize
 
+    def best_heads(self, arc, sib, n):
+        """The best projective head vector (slot 0 the root's) under arc scores ``arc``
+        (and sibling scores ``sib`` at second order)."""
+        return _tree.eisner2(arc, sib, n) if self.order == 2 else _tree.eisner(arc, n)
+
 
 class ChuLiuEdmonds(_TreeDecoder):
     """Exact non-projective dependency parsing: the maximum spanning arborescence
@@ -135,3 +168,7 @@ class ChuLiuEdmonds(_TreeDecoder):
 
     def __init__(self, single_root=True):
         self.single_root = single_root
+
+    def best_heads(self, arc, sib, n):
+        """The best head vector (slot 0 the root's) under arc scores ``arc``."""
+        return _tree.chu_liu_edmonds(arc)

@@ -1,6 +1,8 @@
-"""Feature extraction: raw tokens -> token dicts -> EncodedSequences (CSR + offsets)."""
+"""Feature extraction: raw tokens -> token dicts -> EncodedSequences (CSR + offsets);
+sentences -> TokenAttributes for parsers."""
 
-from ._encoded import EncodedSequences
+from ._attributes import TokenAttributes
+from ._encoded import EncodedSequences, concat_ranges
 from ._encoder import TokenDictEncoder
 from .arc import ArcFeatures
 from .hmm import hmm_features
@@ -10,8 +12,10 @@ from .tutorial import crfsuite_tutorial_features
 __all__ = [
     "ArcFeatures",
     "EncodedSequences",
+    "TokenAttributes",
     "TokenDictEncoder",
     "TokenFeatures",
+    "concat_ranges",
     "crfsuite_tutorial_features",
     "hmm_features",
     "word_shape",

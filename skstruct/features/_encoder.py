@@ -25,7 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.utils.validation import check_is_fitted
 
-from ..utils.validation import _locate
+from ..utils.validation import locate
 from ._encoded import EncodedSequences
 
 # The value id of numeric features: their identity is the key alone.
@@ -287,7 +287,7 @@ def _plain_tokens(X):
         X = _flatten_corpus(X)
         return X, list(chain.from_iterable(X))
     j = next(j for j, tok in enumerate(flat) if not isinstance(tok, (dict, list)))
-    i, pos = _locate(X, j)
+    i, pos = locate(X, j)
     hint = (
         " Pass features=TokenFeatures() to featurize raw tokens."
         if isinstance(flat[j], (str, tuple))

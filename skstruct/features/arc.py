@@ -9,9 +9,9 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from sklearn.utils.validation import check_is_fitted
 
 from .._kernels import tree as _tree
-from ..utils._sklearn_compat import Interval, StrOptions, _fit_context
+from ..utils._sklearn_compat import Interval, StrOptions, fit_context
 from ..utils.validation import check_sequences
-from ._encoded import EncodedSequences
+from ._attributes import TokenAttributes
 
 
 class ArcFeatures(TransformerMixin, BaseEstimator):
@@ -57,7 +57,7 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
     >>> from skstruct import ArcFeatures
     >>> X = [[{"form": "Dogs", "xpos": "NNS"}, {"form": "bark", "xpos": "VBP"}]]
     >>> encoded = ArcFeatures().fit_transform(X)
-    >>> encoded.indices.reshape(-1, 3).tolist()  # (form, POS, prefix) ids per token
+    >>> encoded.attrs.tolist()  # (form, POS, prefix) ids per token
     [[3, 3, 3], [4, 4, 4]]
     """
 
@@ -74,7 +74,7 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         self.prefix_length = prefix_length
         self.lowercase = lowercase
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Learn the vocabularies of forms, POS tags and prefixes.
 
@@ -100,8 +100,8 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         return self
 
     def transform(self, X):
-        """Token attribute ids, as an :class:`~skstruct.features.EncodedSequences` with
-        three entries per token (form, POS, prefix) and ``n_features`` hashed weights.
+        """Token attribute ids: a :class:`~skstruct.features.TokenAttributes` with three
+        ids per token (form, POS, prefix) and ``n_features`` hashed weights.
 
         Parameters
         ----------
@@ -109,7 +109,7 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
 
         Returns
         -------
-        EncodedSequences
+        TokenAttributes
         """
         check_is_fitted(self, "vocabularies_")
         vocabs = [self.vocabularies_[name] for name in ("form", "pos", "prefix")]
@@ -121,13 +121,8 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         n_tokens = sum(lengths)
         offsets = np.zeros(len(lengths) + 1, dtype=np.int64)
         np.cumsum(lengths, out=offsets[1:])
-        return EncodedSequences(
-            indptr=np.arange(0, _tree.N_ATTRS * (n_tokens + 1), _tree.N_ATTRS, dtype=np.int64),
-            indices=np.asarray(ids, dtype=np.int32),
-            data=np.ones(len(ids)),
-            offsets=offsets,
-            n_features=self.n_features,
-        )
+        attrs = np.asarray(ids, dtype=np.int32).reshape(n_tokens, _tree.N_ATTRS)
+        return TokenAttributes(attrs, offsets, self.n_features)
 
     def _attributes(self, X):
         """Per sentence, per token: (form, POS, prefix) strings; bad tokens raise."""

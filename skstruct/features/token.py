@@ -6,7 +6,7 @@ from numbers import Integral
 
 from sklearn.base import BaseEstimator, TransformerMixin
 
-from ..utils._sklearn_compat import Interval, _fit_context
+from ..utils._sklearn_compat import Interval, fit_context
 from ..utils.validation import check_sequences
 
 _SHAPE_RUNS = re.compile(r"(.)\1+")
@@ -126,7 +126,7 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
         self.bos_eos = bos_eos
         self.bias = bias
 
-    @_fit_context(prefer_skip_nested_validation=True)
+    @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
         """Check the parameters; nothing is learnt. Returns self."""
         check_sequences(X)

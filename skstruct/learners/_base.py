@@ -1,21 +1,26 @@
 """BaseStructuredLearner: the online training loop shared by the perceptron family.
 
-Everything but the epoch itself lives here (encoding, ``predict`` and ``score`` come
-from :class:`StructuredModel`): shuffling, dev scoring, early stopping,
-``history_``, ``partial_fit``. A learner writes ``_run_epoch``.
+The one loop of the papers lives here (:meth:`BaseStructuredLearner.run_epoch`): per
+example, the decoder searches, the update rule returns weighted violations, and the
+weights take them through the averaging state. Around it: shuffling, dev scoring,
+early stopping, ``history_``, ``partial_fit``, and the public engine API
+(``init_state``, ``run_epoch``, ``set_state``) that ParameterMixing drives. A learner
+chooses its update rule (``_resolve``) and, through it, what the decoder must do.
 """
 
+import copy
 import time
 from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
 
-from ..utils._interrupt import deferred_interrupt, warn_interrupted
-from ..utils._sklearn_compat import HasMethods, Interval, _fit_context
+from ..updates import DecodedOutput
+from ..utils._sklearn_compat import HasMethods, Interval, fit_context
+from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
-from ._model import StructuredModel, _parses
-from ._parsing import split_trees
+from ._fused import fused_epoch
+from ._model import StructuredModel
 from ._progress import EpochProgress
 from ._weights import AveragedWeights
 
@@ -24,7 +29,7 @@ class BaseStructuredLearner(StructuredModel):
     """Online structured learner over lists of sequences (see subclasses)."""
 
     _parameter_constraints: dict = {
-        "decoder": [HasMethods(["make_structure", "search_width"]), None],
+        "decoder": [HasMethods(["make_structure", "decode", "search", "predict"]), None],
         "features": [HasMethods(["fit", "transform"]), None],
         "n_features": [Interval(Integral, 1, None, closed="left"), None],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
@@ -39,7 +44,7 @@ class BaseStructuredLearner(StructuredModel):
 
     # -- training -----------------------------------------------------------------------
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, *, X_dev=None, y_dev=None):
         """Train for up to ``max_iter`` epochs.
 
@@ -59,6 +64,7 @@ class BaseStructuredLearner(StructuredModel):
         self : object
             The fitted learner.
         """
+        decoder = self.check_decoder()
         X, y = check_sequences_and_labels(X, y)
         if (X_dev is None) != (y_dev is None):
             raise ValueError("Pass both X_dev and y_dev, or neither.")
@@ -76,13 +82,10 @@ class BaseStructuredLearner(StructuredModel):
             if self.warm_start and hasattr(self, "coef_"):
                 encoded, labels = self._extend(X, y)
             else:
-                encoded, labels = self._initialize(X, y, classes=None, rng=rng)
+                encoded, labels = self._initialize(X, y, classes=None, rng=rng, decoder=decoder)
             dev = None
             if X_dev is not None:
-                dev = (
-                    self._encode_X(X_dev, "X_dev"),
-                    self._encode_y(y_dev, name="y_dev", strict=False),
-                )
+                dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
             with deferred_interrupt() as interrupt:
                 best_coef = self._train(encoded, labels, dev, interrupt)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
@@ -120,7 +123,7 @@ class BaseStructuredLearner(StructuredModel):
                     break
         return best_coef
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y, *, classes=None):
         """Run exactly one epoch over ``X``, starting from the current weights.
 
@@ -151,29 +154,26 @@ class BaseStructuredLearner(StructuredModel):
         self.coef_ = self._current_coef()
         return self
 
-    def _initialize(self, X, y, classes, rng):
-        encoded, outputs = super()._initialize(X, y, classes, rng)
+    def _initialize(self, X, y, classes, rng, decoder=None):
+        encoded, outputs = super()._initialize(X, y, classes, rng, decoder)
         self._weights = AveragedWeights(self.structure_.n_weights)
         return encoded, outputs
 
     def _extend(self, X, y):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
         self._resolve()
-        if _parses(self.decoder_):  # a fixed (hashed) weight space: nothing grows
-            return self._encode_X(X), self._training_outputs(*split_trees(y))
-        labels = self._encode_y(y)
-        encoded = self.encoder_.partial_fit_transform(self._token_dicts(X))
+        encoded, outputs = self.task_.extend(self, X, y)
         if encoded.n_features != self.structure_.n_features:
             old, self.structure_ = (
                 self.structure_,
                 self.structure_.with_n_features(encoded.n_features),
             )
             self._weights.resize(lambda coef: old.resize(coef, self.structure_))
-        return encoded, labels
+        return encoded, outputs
 
     def _current_coef(self):
         """The model's weights now: averaged (a new array) or a copy of the current ones."""
-        return self._weights.averaged() if self.average else self._weights.coef.copy()
+        return self._coef_of(self._weights)
 
     def _epoch(self, encoded, labels, dev):
         """One epoch in the order drawn from the learner's random state; appends history.
@@ -184,7 +184,7 @@ class BaseStructuredLearner(StructuredModel):
         n = encoded.n_sentences
         order = self._rng.permutation(n) if self.shuffle else np.arange(n)
         start = time.perf_counter()
-        stats = self._run_epoch(encoded, labels, order)
+        stats = self.run_epoch(self._weights, (encoded, labels), order)
         seconds = time.perf_counter() - start
         self.n_iter_ += 1
         correct = stats.pop("correct")
@@ -199,18 +199,126 @@ class BaseStructuredLearner(StructuredModel):
         coef = None
         if dev is not None:
             coef = self._current_coef()
-            record["dev_score"] = self._token_accuracy(*dev, coef)
+            record["dev_score"] = self._token_accuracy(dev, coef)
         self.history_.append(record)
         return record, coef
 
-    def _run_epoch(self, encoded, labels, order):
-        """Visit sentences ``order`` once, updating ``self._weights``.
+    # -- the engine API ----------------------------------------------------------------------
 
-        Returns a dict with ``mistakes`` (sentences decoded wrongly), ``updates``,
-        ``correct`` (tokens decoded right before any update) and any other per-epoch
-        counts the learner records in ``history_``.
+    def init_state(self, X, y, *, classes=None):
+        """Fit the encoding (features, labels, structure) on ``X``, ``y`` and return the
+        training state and data the engine works on.
+
+        This is what ``fit`` does before its first epoch; ParameterMixing (and any other
+        driver of epochs) starts here.
+
+        Parameters
+        ----------
+        X, y : list of sequences
+            Training data, as for :meth:`fit`.
+        classes : array-like, default=None
+            All labels (see :meth:`partial_fit`).
+
+        Returns
+        -------
+        state : AveragedWeights
+            Zero weights and averaging sums.
+        data : tuple
+            ``(encoded X, gold outputs)``: pass it, or a part of it
+            (``(encoded.take(rows), ...)``), to :meth:`run_epoch`.
         """
-        raise NotImplementedError
+        X, y = check_sequences_and_labels(X, y)
+        data = self._initialize(X, y, classes=classes, rng=None)
+        return AveragedWeights(self.structure_.n_weights), data
+
+    def run_epoch(self, state, data, order):
+        """Visit the examples ``order`` of ``data`` once, updating ``state`` in place.
+
+        Per example: ``decoder.search`` (``decoder.decode`` for rules that need no
+        trace), ``rule.violations``, and every violation ``(gamma, y', z')`` applied
+        as ``w += gamma (phi(y') - phi(z'))`` with the averaging sums. Combinations
+        with a registered fused epoch (:mod:`skstruct.learners._fused`) run it
+        instead, with the same result.
+
+        Parameters
+        ----------
+        state : AveragedWeights
+            The weights and averaging state (from :meth:`init_state`).
+        data : tuple
+            ``(encoded X, gold outputs)``.
+        order : array of int
+            The examples to visit, in order.
+
+        Returns
+        -------
+        stats : dict
+            The epoch's counts: ``correct`` (tokens decoded right before any update)
+            and the rule's (``mistakes``, ``updates``, ...), as ``history_`` records.
+        """
+        encoded, outputs = data
+        structure, decoder, rule = self.structure_, self.decoder_, self.update_rule_
+        fused = fused_epoch(structure, decoder, rule)
+        if fused is not None:
+            return fused(structure, decoder, rule, encoded, outputs, order, state)
+        task, offsets = self.task_, encoded.offsets
+        search = rule.needs_trace
+        stats, correct = rule.epoch_stats(), 0
+        for i in order:
+            gold = outputs[offsets[i] : offsets[i + 1]]
+            scores = structure.scores(encoded, i, state.coef)
+            if search:
+                trace = decoder.search(structure, scores, gold, rule.restarts)
+            else:
+                trace = DecodedOutput(decoder.decode(structure, scores), gold)
+            correct += int(np.count_nonzero(task.correct(structure, trace.path, gold)))
+            try:
+                violations = rule.violations(trace, structure, scores, stats)
+            except ValueError as exc:
+                raise ValueError(f"Example {i}: {exc}") from None
+            for violation in violations:
+                structure.add_delta(
+                    encoded, i, violation.gold, violation.pred, state.coef, violation.weight
+                )
+                if state.n_seen:
+                    structure.add_delta(
+                        encoded, i, violation.gold, violation.pred, state.coef_sum,
+                        violation.weight * state.n_seen,
+                    )  # fmt: skip
+            state.n_seen += 1
+        stats = rule.finish_stats(stats)
+        stats["correct"] = correct
+        return stats
+
+    def set_state(self, state, n_iter=None):
+        """Make ``state`` the model: ``coef_`` becomes its averaged weights (or its
+        current ones with ``average=False``), as at the end of ``fit``.
+
+        Parameters
+        ----------
+        state : AveragedWeights
+        n_iter : int or None, default=None
+            Epochs it took, recorded as ``n_iter_``.
+
+        Returns
+        -------
+        self : object
+        """
+        self._weights = state  # partial_fit and warm_start continue from it
+        self.coef_ = self._coef_of(state)
+        if n_iter is not None:
+            self.n_iter_ = n_iter
+        return self
+
+    def worker_copy(self):
+        """A copy holding only what :meth:`run_epoch` reads (no vocabulary, feature
+        transformer, history or training state): small to ship to worker processes."""
+        slim = copy.copy(self)
+        for name in ("encoder_", "features_", "history_", "_weights", "_rng"):
+            slim.__dict__.pop(name, None)
+        return slim
+
+    def _coef_of(self, state):
+        return state.averaged() if self.average else state.coef.copy()
 
 
 def _hold_out(X, y, fraction, rng):

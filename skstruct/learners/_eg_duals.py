@@ -19,7 +19,6 @@ from .._kernels import eg as _eg
 from .._kernels import tree as _tree
 from .._kernels.chain_marginals import forward_backward
 from .._kernels.tree_marginals import inside_outside, matrix_tree
-from ..structures.tree import _attrs
 
 #: Most arc feature ids (about 130 MB) a tree dual keeps hashed for one EG step.
 CACHED_ARC_IDS = 2**24
@@ -47,8 +46,8 @@ class Proposal(NamedTuple):
 class ChainDual:
     """Dual variables of a first-order :class:`~skstruct.structures.LinearChain`."""
 
-    def __init__(self, structure, encoded, gold, C):
-        self.structure, self.encoded, self.C = structure, encoded, C
+    def __init__(self, structure, decoder, encoded, gold, C):
+        self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
         self.gold = np.asarray(gold, dtype=np.int64)
         L, n_sentences = structure.n_labels, encoded.n_sentences
         self.theta_unary = np.zeros((encoded.n_tokens, L))
@@ -91,7 +90,7 @@ class ChainDual:
         (the dual objective's gradient in ``theta``'s coordinates)."""
         lo, hi = self._bounds(i)
         _, transition, start, stop, _ = self.structure.split(coef)
-        unary = self.structure.unary(self.encoded, i, coef)
+        unary = self.structure.scores(self.encoded, i, coef).unary
         unary += 1.0  # Hamming loss of every label ...
         unary[np.arange(hi - lo), self.gold[lo:hi]] -= 1.0  # ... but the gold one
         return unary, transition.copy(), start.copy(), stop.copy()
@@ -167,11 +166,12 @@ class ChainDual:
         for i in range(self.encoded.n_sentences):
             lo, hi = self._bounds(i)
             gold = self.gold[lo:hi]
-            unary = self.structure.unary(self.encoded, i, coef)
+            scores = self.structure.scores(self.encoded, i, coef)
+            unary = scores.unary
             gold_score = _path_score(unary, gold, transition, start, stop)
-            unary += 1.0
+            unary += 1.0  # loss-augmented: every wrong label earns 1
             unary[np.arange(hi - lo), gold] -= 1.0
-            path = self.structure.argmax(unary, coef)
+            path = self.decoder.decode(self.structure, scores)
             out[i] = _path_score(unary, path, transition, start, stop) - gold_score
         return out
 
@@ -193,17 +193,17 @@ class TreeDual:
     """Dual variables of a first-order, unlabelled
     :class:`~skstruct.structures.ArcFactoredTree`: one potential per possible arc."""
 
-    def __init__(self, structure, encoded, gold, C):
-        self.structure, self.encoded, self.C = structure, encoded, C
+    def __init__(self, structure, decoder, encoded, gold, C):
+        self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
         self.gold = np.asarray(gold, dtype=np.int64)
-        self.attrs = _attrs(encoded)
+        self.attrs = encoded.attrs
         lengths = np.diff(encoded.offsets)
         self._blocks = np.zeros(lengths.size + 1, dtype=np.int64)
         np.cumsum((lengths + 1) ** 2, out=self._blocks[1:])
         self.theta = np.zeros(self._blocks[-1])
         self.mu = np.empty_like(self.theta)
         self.expected_loss = np.empty(lengths.size)
-        self._marginal_kernel = inside_outside if structure.projective else matrix_tree
+        self._marginal_kernel = inside_outside if decoder.projective else matrix_tree
         for i in range(lengths.size):
             n, gold = self._gold(i)
             theta = self._square(self.theta, i)
@@ -329,10 +329,7 @@ class TreeDual:
             search = augmented.copy()
             if self.structure.single_root:
                 _tree.single_root_penalty(search, n)
-            if self.structure.projective:
-                heads = _tree.eisner(search, n)
-            else:
-                heads = _tree.chu_liu_edmonds(search)
+            heads = self.decoder.best_heads(search, None, n)
             out[i] = augmented[heads[1:], words].sum() - gold_score
         return out
 

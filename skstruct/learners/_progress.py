@@ -4,8 +4,6 @@ import sys
 
 from tqdm.auto import tqdm
 
-from ._model import _parses
-
 __all__ = ["EpochProgress"]
 
 
@@ -47,7 +45,7 @@ class EpochProgress:
         self.total = total
         self.plain = verbose >= 2 or (verbose == 1 and not sys.stderr.isatty())
         decoder = getattr(learner, "decoder_", None)
-        self.dev_name = "dev UAS" if decoder is not None and _parses(decoder) else "dev accuracy"
+        self.dev_name = "dev accuracy" if decoder is None else decoder.capabilities.task.dev_name
         self.bar = tqdm(
             range(total),
             desc=self.name,

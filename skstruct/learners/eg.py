@@ -5,18 +5,18 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.base import clone
 from sklearn.utils import check_random_state
 
-from ..decoders.chain import Viterbi
-from ..decoders.tree import ChuLiuEdmonds, Eisner
-from ..utils._interrupt import deferred_interrupt, warn_interrupted
-from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
+from ..structures import ArcFactoredTree, LinearChain
+from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
+from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
 from ._eg_duals import ChainDual, TreeDual
-from ._model import StructuredModel, _parses
+from ._model import StructuredModel
 from ._progress import EpochProgress
 
+#: The dual variables of each structure EG can learn.
+DUALS = {LinearChain: ChainDual, ArcFactoredTree: TreeDual}
 #: An adaptive step is halved at most this many times before the example is skipped.
 MAX_HALVINGS = 30
 #: An adaptive rate that needed no halving grows by this factor for the next step.
@@ -133,7 +133,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
     """
 
     _parameter_constraints: dict = {
-        "decoder": [HasMethods(["make_structure", "search_width"]), None],
+        "decoder": [HasMethods(["make_structure", "decode", "search", "predict"]), None],
         "features": [HasMethods(["fit", "transform"]), None],
         "n_features": [Interval(Integral, 1, None, closed="left"), None],
         "C": [Interval(Real, 0, None, closed="neither")],
@@ -179,7 +179,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         self.random_state = random_state
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, *, X_dev=None, y_dev=None):
         """Run EG on the dual for up to ``max_iter`` epochs.
 
@@ -196,7 +196,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         -------
         self : object
         """
-        _check_decoder(self.decoder)
+        decoder = self.check_decoder()
         X, y = check_sequences_and_labels(X, y)
         if (X_dev is None) != (y_dev is None):
             raise ValueError("Pass both X_dev and y_dev, or neither.")
@@ -204,14 +204,11 @@ class ExponentiatedGradientSSVM(StructuredModel):
             X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
         rng = check_random_state(self.random_state)
         try:
-            encoded, gold = self._initialize(X, y, classes=None, rng=rng)
+            encoded, gold = self._initialize(X, y, classes=None, rng=rng, decoder=decoder)
             dual = self._dual(encoded, gold)
             dev = None
             if X_dev is not None:
-                dev = (
-                    self._encode_X(X_dev, "X_dev"),
-                    self._encode_y(y_dev, name="y_dev", strict=False),
-                )
+                dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
             with deferred_interrupt() as interrupt:
                 self.coef_ = self._train(dual, encoded.n_sentences, dev, rng, interrupt)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
@@ -219,15 +216,20 @@ class ExponentiatedGradientSSVM(StructuredModel):
             raise
         return self
 
+    learns_relation_labels = False
+
+    def _decoder_needs(self):
+        yield (
+            "marginals",
+            "ExponentiatedGradientSSVM needs exact marginals, which first-order models have: "
+            "use Viterbi(order=1), Eisner(order=1) or ChuLiuEdmonds()",
+        )
+
     def _dual(self, encoded, gold):
-        if not _parses(self.decoder_):
-            return ChainDual(self.structure_, encoded, gold, self.C)
-        if self.structure_.n_labels:
-            raise ValueError(
-                "ExponentiatedGradientSSVM parses unlabelled trees: pass y as head "
-                "lists, not (head, deprel) pairs."
-            )
-        return TreeDual(self.structure_, encoded, self.structure_.split_outputs(gold)[0], self.C)
+        dual = DUALS[type(self.structure_)]
+        if isinstance(self.structure_, ArcFactoredTree):  # the duals read heads
+            gold = self.structure_.split_outputs(gold)[0]
+        return dual(self.structure_, self.decoder_, encoded, gold, self.C)
 
     def _train(self, dual, n_sentences, dev, rng, interrupt):
         """Epochs of EG until ``max_iter``, the ``tol`` gap or ``interrupt``; returns w."""
@@ -247,7 +249,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
             seconds = time.perf_counter() - start
             self.n_iter_ += 1
             record = {"epoch": self.n_iter_, **objectives(dual, coef), **counts}
-            record["dev_score"] = None if dev is None else self._token_accuracy(*dev, coef)
+            record["dev_score"] = None if dev is None else self._token_accuracy(dev, coef)
             record["seconds"] = seconds
             self.history_.append(record)
             # EG makes no online predictions to count: its training progress is the gap.
@@ -262,21 +264,6 @@ class ExponentiatedGradientSSVM(StructuredModel):
             if self.tol is not None and record["gap"] <= self.tol * record["primal"]:
                 break
         return coef
-
-
-def _check_decoder(decoder):
-    """Refuse structures whose marginals this learner cannot compute, before any work."""
-    if decoder is None:
-        return
-    clone(decoder)._validate_params()
-    exact_first_order = (isinstance(decoder, Viterbi) and decoder.order == 1) or (
-        isinstance(decoder, Eisner) and decoder.order == 1
-    )
-    if not (exact_first_order or isinstance(decoder, ChuLiuEdmonds)):
-        raise ValueError(
-            f"ExponentiatedGradientSSVM needs exact marginals: use Viterbi(order=1), "
-            f"Eisner(order=1) or ChuLiuEdmonds(), not {decoder!r}."
-        )
 
 
 def online_step(dual, i, coef, rate, adaptive, ceiling=np.inf):

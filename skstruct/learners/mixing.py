@@ -1,6 +1,5 @@
 """ParameterMixing: distributed perceptron training by parameter mixing (McDonald et al. 2010)."""
 
-import copy
 import time
 import uuid
 import warnings
@@ -13,9 +12,9 @@ from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from ..features._encoded import concat_ranges
-from ..utils._interrupt import warn_interrupted
-from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, _fit_context
+from ..features import concat_ranges
+from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
+from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
 from . import _shard_cache
@@ -44,14 +43,11 @@ def _shard_epochs(learner, shard, visits, weights):
     start = _shard_cache.weights(weights)
     if data is None or start is None:
         return _Missing(shard=data is None, weights=start is None)
-    encoded, labels = data
     coef, coef_sum, n_seen = start
     weights = AveragedWeights.from_state(coef.copy(), coef_sum.copy(), n_seen)
-    # With the threading backend every task gets the same learner object: give each
-    # its own (shallow) copy, or one shard would train on another's weights.
-    learner = copy.copy(learner)
-    learner._weights = weights
-    stats = [learner._run_epoch(encoded, labels, visit) for visit in visits]
+    # the state travels as an argument, so tasks sharing one learner object (the
+    # threading backend) never see each other's weights
+    stats = [learner.run_epoch(weights, data, visit) for visit in visits]
     # Send back only what changed: a shard's updates touch the features it saw, and
     # the full weight vectors are most of what a round would otherwise transfer.
     changed = np.flatnonzero((weights.coef != coef) | (weights.coef_sum != coef_sum))
@@ -77,7 +73,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     Parameters
     ----------
     estimator : StructuredPerceptron or SWVP
-        The online learner (any :class:`~skstruct.learners._base.BaseStructuredLearner`);
+        The online learner (any :class:`~skstruct.learners.BaseStructuredLearner`);
         its decoder, update rule, averaging, shuffling and features are used.
     n_shards : int, default=10
         Number of shards.
@@ -163,7 +159,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     """
 
     _parameter_constraints: dict = {
-        "estimator": [HasMethods(["_run_epoch", "fit"])],
+        "estimator": [HasMethods(["init_state", "run_epoch", "set_state"])],
         "n_shards": [Interval(Integral, 1, None, closed="left")],
         "iterative": ["boolean"],
         "mixing": [StrOptions({"uniform", "error"}), "array-like"],
@@ -200,7 +196,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
-    @_fit_context(prefer_skip_nested_validation=False)
+    @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, *, X_dev=None, y_dev=None):
         """Shard, train in parallel, mix.
 
@@ -222,14 +218,11 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         fixed_mu = self._fixed_mixing_weights()
         rng = check_random_state(self.random_state)
         learner = clone(self.estimator)
-        encoded, labels = learner._initialize(X, y, classes=None, rng=None)
+        state, (encoded, labels) = learner.init_state(X, y)
         dev = None
         if X_dev is not None:
             X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
-            dev = (
-                learner._encode_X(X_dev, "X_dev"),
-                learner._encode_y(y_dev, name="y_dev", strict=False),
-            )
+            dev = learner.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
 
         order = rng.permutation(len(X)) if self.shuffle and self.n_shards > 1 else np.arange(len(X))
         self.shards_ = np.array_split(order, self.n_shards)
@@ -243,9 +236,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         else:
             seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_shards)
             shard_rngs = [np.random.RandomState(seed) for seed in seeds]
-        worker = _worker_copy(learner)
-        n_weights = learner.structure_.n_weights
-        state = (np.zeros(n_weights), np.zeros(n_weights), 0)
+        worker = learner.worker_copy()
+        state = (state.coef, state.coef_sum, state.n_seen)
         rounds = self.max_iter if self.iterative else 1
         epochs_per_round = 1 if self.iterative else learner.max_iter
         fit_id = uuid.uuid4().hex
@@ -293,14 +285,15 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                         "resent": round_.resent,
                         "dev_score": None,
                     }
-                    learner._weights = AveragedWeights.from_state(*state)
                     if dev is not None:
-                        record["dev_score"] = learner._token_accuracy(*dev, learner._current_coef())
+                        learner.set_state(AveragedWeights.from_state(*state))
+                        record["dev_score"] = learner.score_encoded(dev)
                     self.history_.append(record)
         finally:
             _shard_cache.forget(fit_id)
-        learner.coef_ = learner._current_coef()
-        learner.n_iter_ = len(self.history_) * epochs_per_round
+        learner.set_state(
+            AveragedWeights.from_state(*state), n_iter=len(self.history_) * epochs_per_round
+        )
         self.estimator_ = learner
         self.n_iter_ = len(self.history_)
         return self
@@ -417,11 +410,3 @@ def _mix(mu, state, results):
     new_coef, new_sum = coef.copy(), coef_sum.copy()
     new_coef[positions], new_sum[positions] = mixed_coef, mixed_sum
     return (new_coef, new_sum, n_seen), (positions, mixed_coef, mixed_sum, n_seen)
-
-
-def _worker_copy(learner):
-    """The learner without what workers do not need (vocabulary, features, history)."""
-    slim = copy.copy(learner)
-    for name in ("encoder_", "features_", "history_", "_weights", "_rng"):
-        slim.__dict__.pop(name, None)
-    return slim

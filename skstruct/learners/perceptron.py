@@ -1,10 +1,9 @@
 """StructuredPerceptron: Collins' structured perceptron (CSP), averaged, with exact or
 inexact search and violation-fixing updates (Huang, Fayong & Guo 2012)."""
 
-import numpy as np
 from sklearn.base import clone
 
-from ..updates.search import UPDATE_RULES, StandardUpdate
+from ..updates import UPDATE_RULES
 from ..utils._sklearn_compat import HasMethods, StrOptions
 from ._base import BaseStructuredLearner
 
@@ -31,15 +30,15 @@ class StructuredPerceptron(BaseStructuredLearner):
 
     Parameters
     ----------
-    decoder : Viterbi, BeamSearch, Greedy, Eisner, ChuLiuEdmonds, ArcStandard or \
-            None, default=None
+    decoder : Viterbi, BeamSearch, Greedy, Eisner, ChuLiuEdmonds, ArcStandard, \
+            ArcEager or None, default=None
         How outputs are searched, and so which structure is learnt. Sequences:
         ``Viterbi(order=0|1|2)`` (exact), ``BeamSearch(beam_size)``, ``Greedy()``.
         Dependency trees: ``Eisner(order=1|2)`` (exact projective),
-        ``ChuLiuEdmonds()`` (exact non-projective), ``ArcStandard(beam_size)``
-        (transition-based beam search). ``None`` means ``Viterbi()``, an exact
-        first-order chain. ``GridSearchCV`` reaches their parameters as
-        ``decoder__order`` or ``decoder__beam_size``.
+        ``ChuLiuEdmonds()`` (exact non-projective), ``ArcStandard(beam_size)`` and
+        ``ArcEager(beam_size)`` (transition-based beam search). ``None`` means
+        ``Viterbi()``, an exact first-order chain. ``GridSearchCV`` reaches their
+        parameters as ``decoder__order`` or ``decoder__beam_size``.
     update : {"standard", "early", "hybrid", "max_violation", "latest", "laso"} or \
             rule object, default="standard"
         Which violation to update on (see :mod:`skstruct.updates`): ``"standard"`` is
@@ -99,8 +98,8 @@ class StructuredPerceptron(BaseStructuredLearner):
         A clone of ``decoder`` (``Viterbi()`` when it is None).
     n_iter_ : int
         Epochs run by the last call to ``fit`` (or all ``partial_fit`` calls).
-    update_rule_ : object
-        The resolved update rule.
+    update_rule_ : UpdateRule
+        The resolved update rule (:mod:`skstruct.updates`).
     history_ : list of dict
         One record per epoch: ``epoch``, ``sequences`` (training sequences visited),
         ``mistakes`` (sequences on which the rule
@@ -185,68 +184,16 @@ class StructuredPerceptron(BaseStructuredLearner):
         self.n_iter_no_change = n_iter_no_change
         self.verbose = verbose
 
-    def _resolve(self):
+    def _make_rule(self):
         if isinstance(self.update, str):
-            self.update_rule_ = UPDATE_RULES[self.update]()
-        else:
-            self.update_rule_ = clone(self.update)
+            return UPDATE_RULES[self.update]()
+        return clone(self.update)
 
-    def _run_epoch(self, encoded, labels, visit):
-        width = self.decoder_.search_width(self.structure_)
-        if width is None and isinstance(self.update_rule_, StandardUpdate):
-            # exact search and full updates: the whole epoch in one kernel
-            mistakes, correct = self.structure_.perceptron_epoch(
-                encoded, labels, visit, self._weights
-            )
-            return {
-                "mistakes": mistakes,
-                "updates": mistakes,
-                "invalid_updates": 0,
-                "invalid_standard": 0,
-                "mean_violation": None,
-                "correct": correct,
-            }
-        if not hasattr(self.structure_, "search"):
-            raise ValueError(
-                f"update={self.update!r} learns from the violations of an inexact, "
-                f"left-to-right search; {type(self.decoder_).__name__} searches trees "
-                f"exactly, so use the standard update."
-            )
-        return self._search_epoch(encoded, labels, visit, width)
+    def _resolve(self):
+        self.update_rule_ = self._make_rule()
 
-    def _search_epoch(self, encoded, labels, visit, width):
-        """One epoch sentence by sentence: search with a trace, let the rule pick violations.
-
-        Exact decoders search with a beam as wide as the label histories, which is
-        exact and yields the per-prefix trace the rules read.
-        """
-        structure, weights, rule = self.structure_, self._weights, self.update_rule_
-        if width is None:
-            width = structure.n_states
-        offsets = encoded.offsets
-        stats = dict.fromkeys(("mistakes", "updates", "invalid_updates", "invalid_standard"), 0)
-        correct, margins = 0, []
-        for i in visit:
-            gold = labels[offsets[i] : offsets[i + 1]]
-            unary = structure.unary(encoded, i, weights.coef)
-            trace = structure.search(unary, weights.coef, width, gold, laso=rule.restarts)
-            correct += int(np.count_nonzero(trace.path == gold))
-            last = trace.best_score.shape[0] - 1  # tokens, or actions of a parser
-            if not trace.best_is_gold[last] and trace.margin[last] < 0:
-                stats["invalid_standard"] += 1
-            steps = rule.violations(trace)
-            stats["mistakes"] += bool(steps)
-            for t in steps:
-                pred = trace.prefix(t)
-                margins.append(trace.margin[t])
-                stats["invalid_updates"] += bool(trace.margin[t] < 0)
-                structure.add_delta(encoded, i, gold, pred, weights.coef, 1.0)
-                if weights.n_seen:
-                    structure.add_delta(
-                        encoded, i, gold, pred, weights.coef_sum, float(weights.n_seen)
-                    )
-            stats["updates"] += len(steps)
-            weights.n_seen += 1
-        stats["mean_violation"] = float(np.mean(margins)) if margins else None
-        stats["correct"] = correct
-        return stats
+    def _decoder_needs(self):
+        needed = self._make_rule().required_capability
+        if needed is not None:
+            capability, why = needed
+            yield capability, f"update={self.update!r} {why}"

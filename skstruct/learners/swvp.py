@@ -1,32 +1,12 @@
-"""The Structured Weighted Violations Perceptron (Dror & Reichart 2016)."""
+"""The Structured Weighted Violations Perceptron (Dror & Reichart 2016): the base
+learner's loop with the mixed-assignments update rule."""
 
-import itertools
 from numbers import Real
 
-import numpy as np
-
-from .._kernels import swvp as _swvp
+from ..updates import MixedAssignments
+from ..updates.mixed import GAMMAS, SUBSTRUCTURES
 from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import BaseStructuredLearner
-
-SUBSTRUCTURES = {
-    "single": _swvp.SUBSTRUCTURES_SINGLE,
-    "errors": _swvp.SUBSTRUCTURES_ERRORS,
-    "spans": _swvp.SUBSTRUCTURES_SPANS,
-    "full": _swvp.SUBSTRUCTURES_FULL,
-}
-GAMMAS = {"wm": _swvp.GAMMA_WM, "wmr": _swvp.GAMMA_WMR, "uniform": _swvp.GAMMA_UNIFORM}
-# 2^L mixed assignments per sentence: beyond this length "all" is refused.
-MAX_LENGTH_ALL = 12
-_COUNT_NAMES = (
-    "mistakes",
-    "updates",
-    "terms",
-    "csp_backoffs",
-    "dropped_terms",
-    "condition2_failures",
-    "stuck",
-)
 
 
 class StructuredWeightedViolationsPerceptron(BaseStructuredLearner):
@@ -78,6 +58,9 @@ validation_fraction, n_iter_no_change, verbose
     ----------
     coef_, classes_, structure_, encoder_, features_, decoder_, n_iter_
         As in :class:`~skstruct.StructuredPerceptron`.
+    update_rule_ : MixedAssignments
+        The update rule the parameters describe (:class:`~skstruct.updates.MixedAssignments`),
+        run by the base learner's loop.
     history_ : list of dict
         Per epoch: ``mistakes``, ``updates``, ``terms`` (mixed assignments applied),
         ``csp_backoffs``, ``dropped_terms``, ``condition2_failures`` (balanced updates
@@ -162,147 +145,21 @@ validation_fraction, n_iter_no_change, verbose
         self.n_iter_no_change = n_iter_no_change
         self.verbose = verbose
 
-    def _run_epoch(self, encoded, labels, visit):
-        if not hasattr(self.structure_, "margin"):
-            raise ValueError(
-                f"SWVP mixes the prediction and the gold output position by position, which "
-                f"needs a factored output (chains, or graph-based trees with Eisner / "
-                f"ChuLiuEdmonds); {type(self.decoder_).__name__} builds action sequences."
-            )
-        counts = np.zeros(_swvp.N_COUNTS + 1, dtype=np.int64)
-        fused = (
-            isinstance(self.substructures, str)
-            and self.substructures in SUBSTRUCTURES
-            and isinstance(self.gamma, str)
-            and self.decoder_.search_width(self.structure_) is None
-            and hasattr(self.structure_, "swvp_epoch")
+    def _make_rule(self):
+        return MixedAssignments(
+            substructures=self.substructures,
+            gamma=self.gamma,
+            mode=self.mode,
+            beta=self.beta,
+            enforce_conditions=self.enforce_conditions,
         )
-        if fused:
-            options = (
-                SUBSTRUCTURES[self.substructures],
-                GAMMAS[self.gamma],
-                float(self.beta),
-                self.mode == "aggressive",
-                self.enforce_conditions,
-            )
-            self.structure_.swvp_epoch(encoded, labels, visit, self._weights, options, counts)
-        else:
-            self._python_epoch(encoded, labels, visit, counts)
-        stats = dict(zip(_COUNT_NAMES, counts[: _swvp.N_COUNTS].tolist()))
-        stats["correct"] = int(counts[_swvp.N_COUNTS])
-        return stats
 
-    def _python_epoch(self, encoded, labels, visit, counts):
-        """Algorithm 2 sentence by sentence, for any JJ_x, SETGAMMA and decoder.
+    def _resolve(self):
+        self.update_rule_ = self._make_rule()
 
-        It is also the reference the fused kernel is tested against.
-        """
-        structure, weights = self.structure_, self._weights
-        width = self.decoder_.search_width(structure)
-        aggressive = self.mode == "aggressive"
-        for i in visit:
-            gold = labels[encoded.offsets[i] : encoded.offsets[i + 1]]
-            n = gold.shape[0]
-            unary = structure.unary(encoded, i, weights.coef)
-            if width is None:
-                pred = structure.argmax(unary, weights.coef)
-            else:
-                pred = structure.search(unary, weights.coef, width, gold).path
-            wrong = pred != gold
-            counts[_swvp.N_COUNTS] += n - int(wrong.sum())
-            if not wrong.any():
-                weights.n_seen += 1
-                continue
-            counts[_swvp.COUNT_MISTAKES] += 1
-            mixed, margins = [], []
-            for J in self._substructure_sets(i, gold, pred):
-                m = gold.copy()
-                m[J] = pred[J]
-                mixed.append(m)
-                a, b = (int(J.min()), int(J.max()) + 1) if J.size else (0, 0)
-                margins.append(structure.margin(unary, weights.coef, gold, m, a, b))
-            margins = np.array(margins)
-            differs = np.array([bool((m != gold).any()) for m in mixed])
-            used = np.zeros(len(mixed), dtype=bool)
-            ranked = np.zeros(len(mixed), dtype=bool)
-            gamma = np.zeros(len(mixed))
-            case = self._choose_terms(margins, differs, aggressive, used, ranked, gamma, counts)
-            if case == 1:
-                mixed, gamma = [pred], np.ones(1)
-            if case != 2:
-                counts[_swvp.COUNT_UPDATES] += 1
-                for m, g in zip(mixed, gamma):
-                    if g == 0.0:
-                        continue
-                    counts[_swvp.COUNT_TERMS] += 1
-                    structure.add_delta(encoded, i, gold, m, weights.coef, g)
-                    if weights.n_seen:
-                        structure.add_delta(
-                            encoded, i, gold, m, weights.coef_sum, g * weights.n_seen
-                        )
-            weights.n_seen += 1
-
-    def _substructure_sets(self, i, gold, pred):
-        n = gold.shape[0]
-        if callable(self.substructures):
-            return [np.asarray(J, dtype=np.int64) for J in self.substructures(gold, pred)]
-        if self.substructures == "all":
-            if n > MAX_LENGTH_ALL:
-                raise ValueError(
-                    f"Example {i}: substructures='all' makes 2**{n} mixed assignments for "
-                    f"this {n}-token sequence; it is allowed up to {MAX_LENGTH_ALL} tokens. "
-                    f"Use 'single', 'spans' or a callable."
-                )
-            return [
-                np.array(J, dtype=np.int64)
-                for size in range(1, n + 1)
-                for J in itertools.combinations(range(n), size)
-            ]
-        starts = np.empty(n, dtype=np.int64)
-        stops = np.empty(n, dtype=np.int64)
-        count = _swvp.substructure_ranges(
-            gold, pred, n, SUBSTRUCTURES[self.substructures], starts, stops
-        )
-        return [np.arange(a, b) for a, b in zip(starts[:count], stops[:count])]
-
-    def _choose_terms(self, margins, differs, aggressive, used, ranked, gamma, counts):
-        if not callable(self.gamma):
-            return _swvp.choose_terms(
-                margins,
-                differs,
-                margins.shape[0],
-                GAMMAS[self.gamma],
-                float(self.beta),
-                aggressive,
-                self.enforce_conditions,
-                used,
-                ranked,
-                gamma,
-                counts,
-            )
-        # A user SETGAMMA: the same selection, enforcement and back-off as the kernel.
-        used[:] = differs & ((margins <= 0) | (not aggressive))
-        violating = differs & (margins <= 0)
-        if not violating.any() and (self.enforce_conditions or aggressive):
-            counts[_swvp.COUNT_BACKOFFS if self.enforce_conditions else _swvp.COUNT_STUCK] += 1
-            return 1 if self.enforce_conditions else 2
-        while True:
-            gamma[:] = 0.0
-            weights = np.asarray(self.gamma(margins[used]), dtype=float)
-            if weights.shape != (int(used.sum()),) or (weights < 0).any() or weights.sum() <= 0:
-                raise ValueError(
-                    f"gamma returned {weights!r} for {int(used.sum())} mixed assignments; it "
-                    f"must return that many non-negative weights, not all zero."
-                )
-            gamma[used] = weights / weights.sum()
-            if aggressive or not self.enforce_conditions or gamma @ margins <= 0:
-                break
-            worst = np.flatnonzero(used & (margins > 0))
-            used[worst[np.argmax(margins[worst])]] = False
-            counts[_swvp.COUNT_DROPPED] += 1
-        if not aggressive and not self.enforce_conditions and gamma @ margins > 0:
-            counts[_swvp.COUNT_CONDITION_FAILED] += 1
-        return 0
+    def _decoder_needs(self):
+        capability, why = MixedAssignments.required_capability
+        yield capability, why
 
 
 SWVP = StructuredWeightedViolationsPerceptron

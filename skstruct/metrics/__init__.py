@@ -16,13 +16,13 @@ Inputs are always lists of label sequences, one per sentence:
   :class:`UnsupportedScorerError`.
 """
 
+from ..utils.scorer_guard import UnsupportedScorerError
 from ._attachment import (
     PTB_PUNCTUATION_TAGS,
     attachment_scores,
     is_punctuation,
     uas_score,
 )
-from ._scorer_guard import UnsupportedScorerError
 from ._scorers import (
     SCORERS,
     sequence_accuracy_scorer,

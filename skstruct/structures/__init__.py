@@ -1,7 +1,18 @@
-"""What an output is: the factored output spaces (parts, weight layout, decoding)."""
+"""What an output is: the output spaces (parts, weight layout, scores, feature deltas)."""
 
-from .chain import LinearChain
-from .transition import ArcStandardSystem
-from .tree import ArcFactoredTree
+from ._trace import OutputTrace, SearchTrace
+from .chain import ChainScores, LinearChain
+from .transition import TransitionScores, TransitionSystem, TransitionTrace
+from .tree import ArcFactoredTree, TreeScores
 
-__all__ = ["ArcFactoredTree", "ArcStandardSystem", "LinearChain"]
+__all__ = [
+    "ArcFactoredTree",
+    "ChainScores",
+    "LinearChain",
+    "OutputTrace",
+    "SearchTrace",
+    "TransitionScores",
+    "TransitionSystem",
+    "TransitionTrace",
+    "TreeScores",
+]

@@ -1,4 +1,4 @@
-"""SearchTrace: what a search for one sentence saw, step by step, for the update rules."""
+"""Search traces: what a search for one sentence saw, step by step, for the update rules."""
 
 from typing import NamedTuple
 
@@ -15,6 +15,7 @@ class SearchTrace(NamedTuple):
     """
 
     path: np.ndarray  # int32 (n,) the best final sequence
+    gold: np.ndarray  # int32 (n,) the gold sequence
     labels: np.ndarray  # int32 (n, beam_size + 1) beam items' last labels
     parents: np.ndarray  # int32 (n, beam_size + 1) beam items' parent slots
     best_score: np.ndarray  # float64 (n,) score of the best prefix in the beam
@@ -33,3 +34,43 @@ class SearchTrace(NamedTuple):
         out = np.empty(t + 1, dtype=np.int32)
         backtrack(self.labels, self.parents, t, 0, out)
         return out
+
+    def gold_prefix(self, t):
+        """The gold labels up to step ``t``."""
+        return self.gold[: t + 1]
+
+
+class OutputTrace(NamedTuple):
+    """The trace of an exact search that has no prefixes (a tree's dynamic program): one
+    step, the whole output. Update rules read it as they read a :class:`SearchTrace`."""
+
+    path: np.ndarray  # the best output
+    gold: np.ndarray  # the gold output
+    best_score: np.ndarray  # float64 (1,) score of the best output
+    gold_score: np.ndarray  # float64 (1,) score of the gold output
+    gold_in_beam: np.ndarray  # bool (1,): True (nothing is pruned)
+    best_is_gold: np.ndarray  # bool (1,)
+    fell_off: np.ndarray  # bool (1,): False
+
+    @classmethod
+    def of(cls, path, gold, best_score, gold_score):
+        """The trace of ``path`` found for ``gold``, with their scores."""
+        return cls(
+            path,
+            gold,
+            np.array([best_score]),
+            np.array([gold_score]),
+            np.ones(1, dtype=bool),
+            np.array([bool(np.array_equal(path, gold))]),
+            np.zeros(1, dtype=bool),
+        )
+
+    @property
+    def margin(self):
+        return self.best_score - self.gold_score
+
+    def prefix(self, t):
+        return self.path
+
+    def gold_prefix(self, t):
+        return self.gold

@@ -1,14 +1,11 @@
 """LinearChain: the output space of sequence labelling and its weight layout."""
 
+from typing import NamedTuple
+
 import numpy as np
 
-from .._kernels import beam as _beam
 from .._kernels import chain as _chain
 from .._kernels import swvp as _swvp
-from ._trace import SearchTrace
-
-#: Batches of fewer sentences are decoded on one thread (see _kernels.chain).
-PARALLEL_FROM = 64
 
 
 class LinearChain:
@@ -59,96 +56,25 @@ class LinearChain:
         out[target.n_features * self.n_labels :] = coef[n_old:]
         return out
 
-    def predict(self, encoded, coef, beam_size=None):
-        """Label ids (int32 (n_tokens,)): exact Viterbi, or beam search of ``beam_size``."""
-        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
-        parallel = encoded.n_sentences >= PARALLEL_FROM
-        if beam_size is None:
-            kernel = _chain.predict_batch if parallel else _chain.predict_batch_serial
-            return kernel(*arrays, self.n_labels, self.order)
-        kernel = _beam.beam_predict_batch if parallel else _beam.beam_predict_batch_serial
-        return kernel(*arrays, self.n_labels, self.order, beam_size)
-
-    def perceptron_epoch(self, encoded, labels, visit, weights):
-        """One epoch of Collins' perceptron (exact search, full updates), fused in a kernel.
-
-        Updates ``weights`` in place; returns ``(n_mistakes, n_tokens_correct)``.
-        """
-        weights.n_seen, n_mistakes, n_correct = _chain.perceptron_epoch(
-            encoded.indptr,
-            encoded.indices,
-            encoded.data,
-            encoded.offsets,
-            labels,
-            visit,
-            weights.coef,
-            weights.coef_sum,
-            self.n_labels,
-            self.order,
-            weights.n_seen,
-        )
-        return n_mistakes, n_correct
-
-    def unary(self, encoded, i, coef):
-        """Emission scores (float64 (n_tokens_i, n_labels)) of sentence ``i``."""
+    def scores(self, encoded, i, coef):
+        """The part scores of sentence ``i`` under ``coef``: a :class:`ChainScores`
+        (emission scores computed, the other parts views of ``coef``)."""
         lo, hi = encoded.offsets[i], encoded.offsets[i + 1]
-        out = np.empty((hi - lo, self.n_labels))
-        emission = self.split(coef)[0]
-        _chain.unary_scores(encoded.indptr, encoded.indices, encoded.data, lo, hi, emission, out)
-        return out
+        unary = np.empty((hi - lo, self.n_labels))
+        emission, transition, start, stop, trigram = self.split(coef)
+        _chain.unary_scores(encoded.indptr, encoded.indices, encoded.data, lo, hi, emission, unary)
+        return ChainScores(unary, transition, start, stop, trigram)
 
-    def argmax(self, unary, coef):
-        """Exact best path (int32 (n,)) of one sentence's emission scores ``unary``."""
-        _, transition, start, stop, trigram = self.split(coef)
-        return _chain.argmax_path(unary, transition, start, stop, trigram, self.order)
-
-    def margin(self, unary, coef, gold, mixed, a, b):
+    def margin(self, scores, gold, mixed, a, b):
         """``w . (phi(gold) - phi(mixed))`` for ``mixed`` equal to ``gold`` outside ``[a, b)``.
 
         Only the parts meeting ``[a, b)`` are summed, as the SWVP kernel does, so both
         paths round alike.
         """
-        _, transition, start, stop, trigram = self.split(coef)
         n = gold.shape[0]
-        args = (transition, start, stop, trigram, self.order)
-        return _swvp.window_score(unary, gold, n, a, b, *args) - _swvp.window_score(
-            unary, mixed, n, a, b, *args
-        )
-
-    def search(self, unary, coef, beam_size, gold, laso=False):
-        """Beam search of one sentence with gold tracking; returns a :class:`SearchTrace`."""
-        _, transition, start, stop, trigram = self.split(coef)
-        result = _beam.beam_search(
-            unary,
-            unary.shape[0],
-            transition,
-            start,
-            stop,
-            trigram,
-            self.order,
-            beam_size,
-            gold,
-            laso,
-        )
-        path, labels, parents, _, best, gold_score, in_beam, best_is_gold, fell_off = result
-        return SearchTrace(path, labels, parents, best, gold_score, in_beam, best_is_gold, fell_off)
-
-    def swvp_epoch(self, encoded, labels, visit, weights, options, counts):
-        """One SWVP epoch with built-in options (int codes), fused in a kernel."""
-        weights.n_seen = _swvp.swvp_epoch(
-            encoded.indptr,
-            encoded.indices,
-            encoded.data,
-            encoded.offsets,
-            labels,
-            visit,
-            weights.coef,
-            weights.coef_sum,
-            self.n_labels,
-            self.order,
-            weights.n_seen,
-            *options,
-            counts,
+        args = (scores.transition, scores.start, scores.stop, scores.trigram, self.order)
+        return _swvp.window_score(scores.unary, gold, n, a, b, *args) - _swvp.window_score(
+            scores.unary, mixed, n, a, b, *args
         )
 
     def add_delta(self, encoded, i, gold, pred, coef, scale):
@@ -173,3 +99,14 @@ class LinearChain:
             self.n_labels,
             scale,
         )
+
+
+class ChainScores(NamedTuple):
+    """Part scores of one sentence: emissions ``unary`` (n, L) and the label bigram,
+    start, stop and trigram weights (views of the weight vector)."""
+
+    unary: np.ndarray
+    transition: np.ndarray
+    start: np.ndarray
+    stop: np.ndarray
+    trigram: np.ndarray

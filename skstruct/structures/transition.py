@@ -1,35 +1,43 @@
-"""ArcStandardSystem: transition-based dependency parsing as a search over actions."""
+"""TransitionSystem: dependency parsing as a search over parser actions."""
 
+import importlib
+from functools import cache
 from typing import NamedTuple
 
 import numpy as np
 
-from .._kernels import transition as _transition
-from .._kernels.tree import N_ATTRS
 
+class TransitionSystem:
+    """Parser actions (arc-standard, arc-eager, ...) scored by hashed state features
+    conjoined with the action; the kernel module ``skstruct._kernels.<kernel>`` holds
+    the system's oracle, search and features.
 
-class ArcStandardSystem:
-    """Arc-standard transitions (SHIFT, LEFT-ARC, RIGHT-ARC) scored by hashed state
-    features conjoined with the action (see :mod:`skstruct._kernels.transition`).
-
-    A sentence of ``n`` words takes ``2 n`` actions, so the update rules of Huang et
-    al. (2012) apply to action prefixes: step ``t`` of a trace is action ``t``.
-    Outputs are heads, one per word.
+    A sentence of ``n`` words takes ``2 n`` actions in every system here, so the update
+    rules of Huang et al. (2012) apply to action prefixes: step ``t`` of a trace is
+    action ``t``. Outputs are heads, one per word.
 
     Parameters
     ----------
     n_features : int
         Size of the hashed weight space.
+    kernel : str
+        Name of the kernel module: ``"transition"`` (arc-standard) or ``"arc_eager"``.
     """
 
     n_labels = 0
 
-    def __init__(self, n_features):
+    def __init__(self, n_features, kernel):
         self.n_features = n_features
+        self.kernel = kernel
 
     @property
     def n_weights(self):
         return self.n_features
+
+    @property
+    def actions(self):
+        """The kernel module: ``oracle``, ``beam_search``, ``predict_batch``, ..."""
+        return _kernel_module(self.kernel)
 
     def encode(self, heads, labels=None):
         return np.asarray(heads, dtype=np.int32)
@@ -38,67 +46,54 @@ class ArcStandardSystem:
         outputs = np.asarray(outputs, dtype=np.int64)
         return outputs, np.zeros_like(outputs)
 
-    def predict(self, encoded, coef, beam_size=1):
-        """Heads (int32 (n_tokens,)) by beam search of width ``beam_size``."""
-        heads = _transition.predict_batch(
-            _attrs(encoded), encoded.offsets, coef, self.n_features, beam_size
-        )
-        return heads.astype(np.int32)
-
-    def unary(self, encoded, i, coef):
-        """What a search of sentence ``i`` needs: ``(attrs, start, n)``."""
+    def scores(self, encoded, i, coef):
+        """What a search of sentence ``i`` needs: :class:`TransitionScores` (action
+        scores are computed from the weights as the search goes)."""
         start = int(encoded.offsets[i])
-        return _attrs(encoded), start, int(encoded.offsets[i + 1]) - start
+        return TransitionScores(encoded.attrs, start, int(encoded.offsets[i + 1]) - start, coef)
 
     def oracle(self, heads):
         """The gold action sequence (int64 (2 n,)) of a projective tree (heads per word)."""
         n = len(heads)
         gold = np.concatenate(([-1], np.asarray(heads, dtype=np.int64)))
         actions = np.empty(2 * n, dtype=np.int64)
-        if not _transition.oracle(gold, n, actions):
+        if not self.actions.oracle(gold, n, actions):
             raise ValueError(
-                f"No arc-standard action sequence builds the tree {list(heads)}: it is not "
-                f"projective (or not single-rooted)."
+                f"No action sequence builds the tree {list(heads)}: it is not projective "
+                f"(or not single-rooted)."
             )
         return actions
 
-    def search(self, sentence, coef, beam_size, gold, laso=False):
-        """Beam search with the gold action sequence traced: a :class:`TransitionTrace`."""
-        if laso:
-            raise ValueError("LaSO restarts are not implemented for transition parsers.")
-        attrs, start, n = sentence
-        heads, actions, parents, best, gold_score, in_beam, best_is_gold = _transition.beam_search(
-            attrs, start, n, coef, self.n_features, beam_size, self.oracle(gold), True
-        )
-        return TransitionTrace(
-            heads[1:].astype(np.int32),
-            actions,
-            parents,
-            best,
-            gold_score,
-            in_beam,
-            best_is_gold,
-            np.zeros(2 * n, dtype=bool),
-        )
-
     def add_delta(self, encoded, i, gold, pred, coef, scale):
-        """``coef += scale * (phi(gold actions[:t]) - phi(pred))`` for an action prefix
-        ``pred`` of length ``t``; ``gold`` are the gold heads."""
-        attrs, start, n = self.unary(encoded, i, coef)
-        states = np.empty(_transition.N_TEMPLATES, dtype=np.uint64)
-        t = len(pred)
-        gold_actions = self.oracle(gold)
-        for actions, sign in ((gold_actions, 1.0), (np.asarray(pred, dtype=np.int64), -1.0)):
-            _transition.replay_features(
-                attrs, start, n, actions, t, self.n_features, coef, sign * scale, states
-            )
+        """``coef += scale * (phi(gold) - phi(pred))`` for action prefixes ``gold`` and
+        ``pred`` of sentence ``i`` (each replayed from the initial state)."""
+        start = int(encoded.offsets[i])
+        n = int(encoded.offsets[i + 1]) - start
+        states = np.empty(self.actions.N_TEMPLATES, dtype=np.uint64)
+        for actions, sign in ((gold, 1.0), (pred, -1.0)):
+            actions = np.asarray(actions, dtype=np.int64)
+            self.actions.replay_features(
+                encoded.attrs, start, n, actions, len(actions), self.n_features, coef,
+                sign * scale, states,
+            )  # fmt: skip
+
+
+class TransitionScores(NamedTuple):
+    """One sentence for a transition search: the corpus' word attributes, the
+    sentence's first word and length, and the weights."""
+
+    attrs: np.ndarray
+    start: int
+    n: int
+    coef: np.ndarray
 
 
 class TransitionTrace(NamedTuple):
     """Trace of a beam search over actions (step ``t`` = action ``t``); the fields the
-    update rules read are those of :class:`~skstruct.structures._trace.SearchTrace`."""
+    update rules read are those of :class:`~skstruct.structures.SearchTrace`."""
 
     path: np.ndarray  # int32 (n,) heads of the best final state
+    gold: np.ndarray  # int64 (2n,) the gold actions
     actions: np.ndarray  # int64 (2n, beam_size) beam items' last actions
     parents: np.ndarray  # int64 (2n, beam_size) beam items' parent slots
     best_score: np.ndarray
@@ -121,6 +116,11 @@ class TransitionTrace(NamedTuple):
             slot = self.parents[step, slot]
         return out
 
+    def gold_prefix(self, t):
+        """The gold actions up to step ``t``."""
+        return self.gold[: t + 1]
 
-def _attrs(encoded):
-    return encoded.indices.reshape(-1, N_ATTRS)
+
+@cache
+def _kernel_module(name):
+    return importlib.import_module(f"skstruct._kernels.{name}")

@@ -20,9 +20,7 @@ class ArcFactoredTree:
     n_features : int
     order : {1, 2}
         1: arc-factored (McDonald et al. 2005); 2: arcs plus adjacent siblings
-        (McDonald & Pereira 2006), projective only.
-    projective : bool
-        Eisner's algorithm (projective trees) or Chu-Liu-Edmonds (any tree).
+        (McDonald & Pereira 2006).
     single_root : bool
         Exactly one word attached to the root.
     n_labels : int, default=0
@@ -30,19 +28,15 @@ class ArcFactoredTree:
         labelled tree is the best tree under ``arc + max_label`` scores: still exact.
     """
 
-    def __init__(self, n_features, order=1, projective=True, single_root=True, n_labels=0):
+    def __init__(self, n_features, order=1, single_root=True, n_labels=0):
         self.n_features = n_features
         self.order = order
-        self.projective = projective
         self.single_root = single_root
         self.n_labels = n_labels
 
     @property
     def n_weights(self):
         return self.n_features
-
-    def _options(self):
-        return self.n_features, self.order, self.projective, self.single_root
 
     def encode(self, heads, labels=None):
         """Output ids (int32) from heads and label ids."""
@@ -58,39 +52,10 @@ class ArcFactoredTree:
             return outputs, np.zeros_like(outputs)
         return outputs // self.n_labels, outputs % self.n_labels
 
-    def predict(self, encoded, coef, beam_size=None):
-        """Output id of every word (int32 (n_tokens,), aligned with the encoded tokens)."""
-        heads, labels = _tree.predict_batch(
-            _attrs(encoded), encoded.offsets, coef, *self._options(), self.n_labels
-        )
-        return self.encode(heads, labels)
-
-    def perceptron_epoch(self, encoded, outputs, visit, weights):
-        """One perceptron epoch over sentences ``visit`` (the fused kernel).
-
-        Updates ``weights`` in place; returns ``(n_mistakes, n_heads_correct)``.
-        """
-        heads, labels = self.split_outputs(outputs)
-        mistakes, correct, weights.n_seen = _tree.perceptron_epoch(
-            _attrs(encoded),
-            encoded.offsets,
-            heads,
-            labels,
-            np.asarray(visit, dtype=np.int64),
-            weights.coef,
-            weights.coef_sum,
-            weights.n_seen,
-            *self._options(),
-            self.n_labels,
-        )
-        return mistakes, correct
-
-    # -- sentence by sentence (SWVP's loop) ---------------------------------------------
-
-    def unary(self, encoded, i, coef):
+    def scores(self, encoded, i, coef):
         """The part scores of sentence ``i``: a :class:`TreeScores` (no root penalty)."""
         start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
-        attrs, (arc, sib, _, buffer, states, _) = _attrs(encoded), _tree.scratch(n, self.order)
+        attrs, (arc, sib, _, buffer, states, _) = encoded.attrs, _tree.scratch(n, self.order)
         _tree.arc_scores(attrs, start, n, coef, self.n_features, arc, buffer)
         if self.order == 2:
             _tree.sibling_scores(attrs, start, n, coef, self.n_features, sib, buffer)
@@ -102,33 +67,35 @@ class ArcFactoredTree:
             )
         return TreeScores(arc, sib, lab, n)
 
-    def argmax(self, scores, coef=None):
-        """The best labelled tree's output ids (int32 (n,)) under ``scores``."""
+    def arc_matrix(self, scores):
+        """What a first-order tree search maximises: ``(arc, labels)``, the arc scores
+        plus each arc's best label score (with the single-root penalty when required)
+        and that label's id per arc (the first best, as the kernels take it)."""
         arc, n = scores.arc.copy(), scores.n
         labels = np.zeros((n + 1, n + 1), dtype=np.int64)
         if self.n_labels:
-            labels = scores.lab.argmax(axis=2)  # the first best label, as the kernel
+            labels = scores.lab.argmax(axis=2)
             arc += scores.lab.max(axis=2)
         if self.single_root:
             _tree.single_root_penalty(arc, n)
-        if self.order == 2:
-            heads = _tree.eisner2(arc, scores.sib, n)
-        elif self.projective:
-            heads = _tree.eisner(arc, n)
-        else:
-            heads = _tree.chu_liu_edmonds(arc)
-        words = np.arange(1, n + 1)
+        return arc, labels
+
+    def labelled(self, heads, labels):
+        """Output ids (int32 (n,)) of a head vector (slot 0 the root's) with the arcs'
+        label ids from :meth:`arc_matrix`."""
+        words = np.arange(1, heads.shape[0])
         return self.encode(heads[1:], labels[heads[1:], words])
 
-    def margin(self, scores, coef, gold, mixed, a=None, b=None):
+    def margin(self, scores, gold, mixed, a=None, b=None):
         """``w . phi(gold) - w . phi(mixed)`` for output vectors ``gold`` and ``mixed``.
 
         ``mixed`` need not be a tree: every word's arc and label, and the sibling parts
         read off the head vector, are scored as they are.
         """
-        return self._score(scores, gold) - self._score(scores, mixed)
+        return self.score(scores, gold) - self.score(scores, mixed)
 
-    def _score(self, scores, outputs):
+    def score(self, scores, outputs):
+        """``w . phi(outputs)`` under the part ``scores`` (any output vector, tree or not)."""
         heads, labels = self._full(outputs)
         return _tree.head_vector_score(
             scores.arc, scores.sib, scores.lab, heads, labels, scores.n, self.order, self.n_labels
@@ -142,7 +109,7 @@ class ArcFactoredTree:
     def add_delta(self, encoded, i, gold, pred, coef, scale):
         """``coef += scale * (phi(x_i, gold) - phi(x_i, pred))``, for any output vectors."""
         start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
-        attrs = _attrs(encoded)
+        attrs = encoded.attrs
         buffer = np.empty(_tree.N_ARC_TEMPLATES + _tree.N_SIBLING_TEMPLATES + n + 1, np.int64)
         states = np.empty(_tree.N_LABEL_TEMPLATES, dtype=np.uint64)
         for outputs, sign in ((gold, 1.0), (pred, -1.0)):
@@ -161,8 +128,3 @@ class TreeScores(NamedTuple):
     sib: np.ndarray
     lab: np.ndarray
     n: int
-
-
-def _attrs(encoded):
-    """The (n_tokens, 3) attribute ids that ArcFeatures put in ``encoded.indices``."""
-    return encoded.indices.reshape(-1, _tree.N_ATTRS)

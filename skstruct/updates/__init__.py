@@ -1,5 +1,7 @@
-"""Update rules: which violations a perceptron learns from."""
+"""Update rules: which weighted violations a perceptron learns from."""
 
+from ._base import DecodedOutput, UpdateRule, Violation
+from .mixed import MixedAssignments
 from .search import (
     UPDATE_RULES,
     EarlyUpdate,
@@ -7,15 +9,21 @@ from .search import (
     LaSOUpdate,
     LatestUpdate,
     MaxViolationUpdate,
+    SearchUpdate,
     StandardUpdate,
 )
 
 __all__ = [
     "UPDATE_RULES",
+    "DecodedOutput",
     "EarlyUpdate",
     "HybridUpdate",
     "LaSOUpdate",
     "LatestUpdate",
     "MaxViolationUpdate",
+    "MixedAssignments",
+    "SearchUpdate",
     "StandardUpdate",
+    "UpdateRule",
+    "Violation",
 ]

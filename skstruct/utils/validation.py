@@ -148,7 +148,7 @@ def flat_labels(y, *, name="y"):
     kinds = {_label_kind(t) for t in set(map(type, labels))}
     if None in kinds:
         bad = next(j for j, lab in enumerate(labels) if _label_kind(type(lab)) is None)
-        i, pos = _locate(y, bad)
+        i, pos = locate(y, bad)
         raise TypeError(
             f"Example {i}: label {labels[bad]!r} at position {pos} of {name}[{i}] has type "
             f"{type(labels[bad]).__name__}; labels must be strings or numbers."
@@ -156,7 +156,7 @@ def flat_labels(y, *, name="y"):
     if len(kinds) > 1:
         first_kind = _label_kind(type(labels[0]))
         bad = next(j for j, lab in enumerate(labels) if _label_kind(type(lab)) != first_kind)
-        i, pos = _locate(y, bad)
+        i, pos = locate(y, bad)
         raise TypeError(
             f"Example {i}: {name} mixes label types: {labels[bad]!r} at position {pos} of "
             f"{name}[{i}] is a {type(labels[bad]).__name__} while {labels[0]!r} is a "
@@ -165,7 +165,7 @@ def flat_labels(y, *, name="y"):
     # NaN equals no label, not even itself: it could never be learnt, predicted or scored.
     if kinds == {"number"} and any(lab != lab for lab in set(labels)):
         bad = next(j for j, lab in enumerate(labels) if lab != lab)
-        i, pos = _locate(y, bad)
+        i, pos = locate(y, bad)
         raise ValueError(
             f"Example {i}: label {labels[bad]!r} at position {pos} of {name}[{i}] is NaN, "
             f"which equals no label (not even itself); use another value."
@@ -183,7 +183,7 @@ def _label_kind(t):
     return None
 
 
-def _locate(sequences, flat_index):
+def locate(sequences, flat_index):
     """(sequence index, position) of item ``flat_index`` of the concatenated sequences."""
     lengths = np.fromiter(map(len, sequences), dtype=np.int64, count=len(sequences))
     ends = np.cumsum(lengths)

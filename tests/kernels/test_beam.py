@@ -6,8 +6,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
 
+from skstruct import BeamSearch
 from skstruct._kernels import chain
-from skstruct.structures import LinearChain
+from skstruct.structures import ChainScores, LinearChain
 from tests import naive
 
 # Multiples of 1/4 add up exactly in any order, so the twin (which sums whole paths)
@@ -49,7 +50,8 @@ def _chain_with(potentials, order):
 
 def _search(potentials, order, beam_size, gold):
     structure, coef = _chain_with(potentials, order)
-    return structure.search(potentials[0], coef, beam_size, np.asarray(gold, dtype=np.int32))
+    scores = ChainScores(potentials[0], *structure.split(coef)[1:])
+    return BeamSearch(beam_size).search(structure, scores, np.asarray(gold, dtype=np.int32))
 
 
 @settings(max_examples=150)
@@ -99,7 +101,8 @@ def test_laso_restarts_keep_gold_alive(potentials, order, data):
         data.draw(st.lists(st.integers(0, L - 1), min_size=n, max_size=n)), dtype=np.int32
     )
     structure, coef = _chain_with(potentials, order)
-    trace = structure.search(potentials[0], coef, 1, gold, laso=True)
+    scores = ChainScores(potentials[0], *structure.split(coef)[1:])
+    trace = BeamSearch(1).search(structure, scores, gold, restarts=True)
     for t in np.flatnonzero(trace.fell_off):
         assert not trace.gold_in_beam[t] and trace.margin[t] >= 0
         # after the restart the search continues from the gold prefix

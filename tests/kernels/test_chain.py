@@ -5,11 +5,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skstruct import Viterbi
 from skstruct._kernels import beam, chain
 from skstruct.decoders import viterbi
 from skstruct.features import EncodedSequences
-from skstruct.learners._weights import AveragedWeights
+from skstruct.learners import AveragedWeights
+from skstruct.learners._fused import fused_epoch
 from skstruct.structures import LinearChain
+from skstruct.updates import StandardUpdate
 from tests import naive, strategies
 
 
@@ -76,7 +79,7 @@ def test_predict_batch_matches_python_twin(corpus, first_order, seed):
     coef = np.random.default_rng(seed).integers(-2, 3, structure.n_weights).astype(float)
     model = naive.ChainModel(6, 3, first_order)
     w = _dict_weights(model, coef)
-    got = structure.predict(_encode(sentences, 6), coef)
+    got = Viterbi(order=int(first_order)).predict(structure, _encode(sentences, 6), coef)
     expected = [label for s in sentences for label in model.decode(s, w)]
     assert got.tolist() == expected
 
@@ -122,7 +125,12 @@ def test_perceptron_epochs_match_python_twin(corpus, first_order, n_epochs, seed
     orders = [rng.permutation(len(sentences)) for _ in range(n_epochs)]
     structure = LinearChain(6, 3, int(first_order))
     weights = AveragedWeights(structure.n_weights)
-    mistakes = [structure.perceptron_epoch(encoded, gold, order, weights)[0] for order in orders]
+    decoder, rule = Viterbi(order=int(first_order)), StandardUpdate()
+    epoch = fused_epoch(structure, decoder, rule)
+    mistakes = [
+        epoch(structure, decoder, rule, encoded, gold, order, weights)["mistakes"]
+        for order in orders
+    ]
 
     model = naive.ChainModel(6, 3, first_order)
     w, average, expected_mistakes = naive.perceptron(model, sentences, labels, orders)

@@ -5,11 +5,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skstruct import ArcStandard
 from skstruct._kernels import transition
 from skstruct.datasets import load_conllu
-from skstruct.structures import ArcStandardSystem
+from skstruct.structures import TransitionScores, TransitionSystem
 from tests import naive
 from tests.kernels.test_tree import _sentence, _trees
+
+
+def _system(n_features):
+    return TransitionSystem(n_features, ArcStandard.kernel)
 
 
 def _random_tree(seed, n):
@@ -21,7 +26,7 @@ def _random_tree(seed, n):
 @given(st.integers(0, 2**32 - 1), st.integers(1, 6))
 def test_oracle_matches_the_twin_and_rebuilds_the_tree(seed, n):
     gold = _random_tree(seed, n)
-    actions = ArcStandardSystem(10).oracle(gold)
+    actions = _system(10).oracle(gold)
     twin_actions, rebuilt = naive.arc_standard_oracle(gold)
     assert actions.tolist() == twin_actions
     assert rebuilt == gold
@@ -29,7 +34,7 @@ def test_oracle_matches_the_twin_and_rebuilds_the_tree(seed, n):
 
 @pytest.mark.data
 def test_oracle_rebuilds_every_tree_of_the_ptb_sample(data_home):
-    system = ArcStandardSystem(10)
+    system = _system(10)
     for split in ("train", "dev", "test"):
         _, y = load_conllu(data_home / "ptb-sample" / f"{split}.conllu")
         for gold in y:
@@ -42,7 +47,7 @@ def test_oracle_rebuilds_every_tree_of_the_ptb_sample(data_home):
 
 def test_oracle_refuses_non_projective_trees():
     with pytest.raises(ValueError, match="not projective"):
-        ArcStandardSystem(10).oracle([3, 4, 0, 3])
+        _system(10).oracle([3, 4, 0, 3])
 
 
 @settings(max_examples=40)
@@ -51,8 +56,8 @@ def test_beam_search_matches_the_python_twin(seed, n, beam_size):
     attrs = _sentence(seed, n, vocab=4)
     gold = _random_tree(seed, n)
     coef = np.random.default_rng(seed).normal(size=503)
-    system = ArcStandardSystem(503)
-    trace = system.search((attrs, 0, n), coef, beam_size, gold)
+    system = _system(503)
+    trace = ArcStandard(beam_size).search(system, TransitionScores(attrs, 0, n, coef), gold)
     heads, best, gold_score, in_beam, best_is_gold = naive.arc_standard_beam(
         attrs.tolist(), coef, 503, beam_size, system.oracle(gold).tolist()
     )
@@ -73,7 +78,7 @@ def test_beam_search_matches_the_python_twin(seed, n, beam_size):
 def test_replayed_features_match_the_twin():
     attrs = _sentence(5, 6)
     gold = _random_tree(5, 6)
-    actions = ArcStandardSystem(97).oracle(gold)
+    actions = _system(97).oracle(gold)
     coef = np.zeros(97)
     states = np.empty(transition.N_TEMPLATES, dtype=np.uint64)
     transition.replay_features(attrs, 0, 6, actions, 7, 97, coef, 2.0, states)

@@ -7,10 +7,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skstruct import Eisner
 from skstruct._kernels import tree
-from skstruct.features import EncodedSequences
-from skstruct.learners._weights import AveragedWeights
+from skstruct.features import TokenAttributes
+from skstruct.learners import AveragedWeights
+from skstruct.learners._fused import fused_epoch
 from skstruct.structures import ArcFactoredTree
+from skstruct.updates import StandardUpdate
 from tests import naive
 
 
@@ -142,10 +145,7 @@ def _encoded(sentences):
     attrs = np.concatenate(sentences).astype(np.int32)
     offsets = np.zeros(len(sentences) + 1, dtype=np.int64)
     np.cumsum([len(s) for s in sentences], out=offsets[1:])
-    n_tokens = len(attrs)
-    return EncodedSequences(
-        np.arange(0, 3 * (n_tokens + 1), 3), attrs.ravel(), np.ones(attrs.size), offsets, 101
-    )
+    return TokenAttributes(attrs, offsets, 101)
 
 
 @pytest.mark.parametrize("order", [1, 2])
@@ -157,10 +157,12 @@ def test_perceptron_epoch_matches_the_python_twin(order):
         trees, _ = _trees(len(s), True, True)
         gold.append(trees[rng.integers(len(trees))][1:].tolist())
     visit = rng.permutation(len(sentences))
-    structure = ArcFactoredTree(101, order=order, projective=True, single_root=True)
+    structure = ArcFactoredTree(101, order=order, single_root=True)
     weights = AveragedWeights(101)
     heads = np.concatenate(gold).astype(np.int64)
-    structure.perceptron_epoch(_encoded(sentences), heads, visit, weights)
+    decoder, rule = Eisner(order=order), StandardUpdate()
+    epoch = fused_epoch(structure, decoder, rule)
+    epoch(structure, decoder, rule, _encoded(sentences), heads, visit, weights)
 
     def decode(arc, sib):
         arc = arc.copy()
@@ -201,17 +203,18 @@ def test_labelled_decoding_is_the_best_labelled_tree(order, seed):
     coef = np.random.default_rng(seed).normal(size=211)
     structure = ArcFactoredTree(211, order=order, n_labels=n_labels)
     encoded = _encoded([attrs])
-    scores = structure.unary(encoded, 0, coef)
+    scores = structure.scores(encoded, 0, coef)
     best = -np.inf
     trees, _ = _trees(n, True, True)
     for heads in trees:
         for labels in itertools.product(range(n_labels), repeat=n):
             outputs = structure.encode(heads[1:], labels)
-            best = max(best, structure._score(scores, outputs))
-    predicted = structure.argmax(scores)
-    assert structure._score(scores, predicted) == pytest.approx(best)
+            best = max(best, structure.score(scores, outputs))
+    decoder = Eisner(order=order)
+    predicted = decoder.decode(structure, scores)
+    assert structure.score(scores, predicted) == pytest.approx(best)
     # the batch kernel agrees with the sentence-by-sentence path
-    np.testing.assert_array_equal(structure.predict(encoded, coef), predicted)
+    np.testing.assert_array_equal(decoder.predict(structure, encoded, coef), predicted)
     # and the label scores are those of the twin's features
     heads, labels = structure.split_outputs(predicted)
     for d in range(1, n + 1):

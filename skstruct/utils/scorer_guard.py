@@ -39,7 +39,7 @@ class UnsupportedScorerError(BaseException):
     >>> cross_val_score(model, X, y, cv=3, scoring="accuracy")
     Traceback (most recent call last):
     ...
-    skstruct.metrics._scorer_guard.UnsupportedScorerError: scoring with \
+    skstruct.utils.scorer_guard.UnsupportedScorerError: scoring with \
 sklearn.metrics.accuracy_score ...
     >>> cross_val_score(model, X, y, cv=3, scoring=token_accuracy_scorer).round(2)
     array([0.93, 0.93, 0.94])

@@ -1,0 +1,17 @@
+"""What a learner predicts, chosen by its decoder: label sequences or dependency trees.
+
+A task owns what differs between them above the structures: the default features,
+how ``X`` and ``y`` are encoded (with errors that name the example), what ``predict``
+returns and what ``score`` counts. Decoders name theirs in
+:attr:`~skstruct.decoders.Capabilities.task`.
+"""
+
+from .labelling import SEQUENCE_LABELLING, SequenceLabelling
+from .parsing import DEPENDENCY_PARSING, DependencyParsing
+
+__all__ = [
+    "DEPENDENCY_PARSING",
+    "SEQUENCE_LABELLING",
+    "DependencyParsing",
+    "SequenceLabelling",
+]
