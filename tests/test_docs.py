@@ -24,9 +24,11 @@ DOCUMENTED_MODULES = [
     "skstruct.datasets",
     "skstruct.decoders",
     "skstruct.features",
+    "skstruct.learners",
     "skstruct.metrics",
     "skstruct.plot",
     "skstruct.structures",
+    "skstruct.tasks",
     "skstruct.updates",
 ]
 

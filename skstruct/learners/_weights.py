@@ -10,7 +10,7 @@ class AveragedWeights:
     ``delta`` to ``coef`` and ``t * delta`` to ``coef_sum``. After ``n_seen``
     examples the average of the weights held after each example is then
     ``coef - coef_sum / n_seen`` (Daume III, 2006, sec. 2.1.1; seqlearn does the same),
-    so an update costs O(|delta phi|) however many weights there are.
+    so an update costs ``O(|delta phi|)`` however many weights there are.
 
     Parameters
     ----------
