@@ -1,11 +1,7 @@
 """The Structured Weighted Violations Perceptron (Dror & Reichart 2016): the base
 learner's loop with the mixed-assignments update rule."""
 
-from numbers import Real
-
 from ..updates import MixedAssignments
-from ..updates.mixed import GAMMAS, SUBSTRUCTURES
-from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import BaseStructuredLearner
 
 
@@ -101,11 +97,7 @@ validation_fraction, n_iter_no_change, verbose
 
     _parameter_constraints: dict = {
         **BaseStructuredLearner._parameter_constraints,
-        "substructures": [StrOptions({*SUBSTRUCTURES, "all"}), callable],
-        "gamma": [StrOptions(set(GAMMAS)), callable],
-        "mode": [StrOptions({"aggressive", "balanced"})],
-        "beta": [Interval(Real, 0, None, closed="left")],
-        "enforce_conditions": ["boolean"],
+        **MixedAssignments._parameter_constraints,  # the rule's parameters are SWVP's
     }
 
     def __init__(
