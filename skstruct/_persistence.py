@@ -74,6 +74,10 @@ _OBJECTS = {
     for cls in (TokenDictEncoder, LinearChain, ArcFactoredTree, TransitionSystem, AveragedWeights)
 }
 
+#: Classes of files written before a rename, read as today's: name -> (class,
+#: attributes the old class did not store).
+_RENAMED = {"ArcStandardSystem": (TransitionSystem, {"kernel": "transition"})}
+
 _ADVICE = (
     "skstruct.save stores data and skstruct's own classes only, so that loading runs no "
     "code; save this model with joblib.dump or pickle instead (and load such files only "
@@ -490,9 +494,11 @@ class _Reader:
         return estimator
 
     def _decode_object(self, node):
-        cls = _lookup(_OBJECTS, node["class"])
+        cls, added = _RENAMED.get(node["class"], (None, {}))
+        if cls is None:
+            cls = _lookup(_OBJECTS, node["class"])
         instance = cls.__new__(cls)
-        vars(instance).update(self._attributes(node["state"]))
+        vars(instance).update({**added, **self._attributes(node["state"])})
         return instance
 
     def _attributes(self, nodes, exclude=()):

@@ -495,3 +495,27 @@ def test_forged_documents_are_refused_without_running_code(forgery, arrays, mess
 def test_public_api():
     assert {"save", "load", "ModelFormatError"} <= set(skstruct.__all__)
     assert issubclass(ModelFormatError, ValueError)
+
+
+def test_arc_standard_models_saved_before_the_transition_system_rename_load(tmp_path):
+    # files written before TransitionSystem held an ArcStandardSystem without a kernel name
+    X, y = _trees()
+    model = _perceptron(ArcStandard(beam_size=2), update="early", n_features=_HASHED).fit(X, y)
+    path = tmp_path / "old.npz"
+    save(model, path)
+
+    def to_old_class(node):
+        if isinstance(node, dict):
+            if node.get("class") == "TransitionSystem":
+                node["class"] = "ArcStandardSystem"
+                node["state"].pop("kernel")
+            for value in node.values():
+                to_old_class(value)
+        elif isinstance(node, list):
+            for value in node:
+                to_old_class(value)
+
+    _forge(path, to_old_class)
+    assert "ArcStandardSystem" in _arrays(path)[_DOCUMENT].tobytes().decode()
+    loaded = load(path)
+    assert loaded.predict(X) == model.predict(X)
