@@ -21,12 +21,8 @@ from skstruct.datasets import load_conllu, make_chain_data
 from skstruct.decoders import DECODERS, Decoder
 from skstruct.learners import BaseStructuredLearner
 from skstruct.learners._fused import fused_epoch
-from skstruct.updates import StandardUpdate
 from tests.test_contract import _tree_data
-
-
-class _PlainStandard(StandardUpdate):
-    """The standard rule under a subclass: no fused epoch is registered for it."""
+from tests.test_updates import _PlainStandard
 
 
 @pytest.fixture(scope="module")
