@@ -201,7 +201,7 @@ def backtrack(labels, parents, t, slot, out):
 
 
 @njit_parallel
-def beam_predict_batch(indptr, indices, data, offsets, coef, n_labels, order, beam_size):
+def beam_predict_batch(indptr, indices, data, offsets, rows, coef, n_labels, order, beam_size):
     """Beam-search paths of every sentence, in parallel over sentences.
 
     Returns int32 (n_tokens,) label ids; see ``chain.predict_batch`` for the arrays.
@@ -214,7 +214,7 @@ def beam_predict_batch(indptr, indices, data, offsets, coef, n_labels, order, be
         lo = offsets[i]
         hi = offsets[i + 1]
         unary = np.empty((hi - lo, n_labels))
-        unary_scores(indptr, indices, data, lo, hi, emission, unary)
+        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
         result = beam_search(
             unary, hi - lo, transition, start, stop, trigram, order, beam_size, no_gold, False
         )

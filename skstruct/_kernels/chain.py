@@ -1,9 +1,11 @@
 """Linear-chain kernels of order 0, 1 and 2: scoring, exact Viterbi, perceptron epoch.
 
 Weights of a chain live in one flat float64 vector ``coef`` laid out as
-``[emission (n_features, n_labels) | transition (n_labels, n_labels) | start | stop
-| trigram (n_labels, n_labels, n_labels), order 2 only]``; ``split_coef`` returns the
-blocks as views. The score of a label sequence ``y`` of length ``n`` is
+``[transition (n_labels, n_labels) | start | stop | trigram (n_labels, n_labels,
+n_labels), order 2 only | emission pool]``; ``split_coef`` returns the blocks as views.
+The emission pool holds the weights of the (feature, label) pairs listed by the
+emission ``rows`` (see ``rows.py``): pairs without a weight score zero. The score of a
+label sequence ``y`` of length ``n`` is
 
     sum_i unary[i, y_i]
     + [order >= 1] (start[y_0] + sum_{i>=1} transition[y_{i-1}, y_i] + stop[y_{n-1}])
@@ -17,6 +19,7 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel
+from .rows import add_token_scores, token_pair_slots
 
 
 @njit
@@ -30,41 +33,35 @@ def n_structure_weights(n_labels, order):
 
 @njit
 def split_coef(coef, n_labels, order):
-    """Views (emission, transition, start, stop, trigram) of a flat weight vector.
+    """Views (emission pool, transition, start, stop, trigram) of a flat weight vector.
 
-    coef : float64 (n_features * n_labels + n_structure_weights(n_labels, order),).
     trigram has shape (n_labels,) * 3 for order 2 and (0, 0, 0) otherwise.
     """
     L = n_labels
-    n_features = (coef.shape[0] - n_structure_weights(L, order)) // L
-    a = n_features * L
-    emission = coef[:a].reshape((n_features, L))
-    transition = coef[a : a + L * L].reshape((L, L))
-    start = coef[a + L * L : a + L * (L + 1)]
-    stop = coef[a + L * (L + 1) : a + L * (L + 2)]
+    transition = coef[: L * L].reshape((L, L))
+    start = coef[L * L : L * (L + 1)]
+    stop = coef[L * (L + 1) : L * (L + 2)]
+    a = L * (L + 2)
     if order == 2:
-        trigram = coef[a + L * (L + 2) :].reshape((L, L, L))
+        trigram = coef[a : a + L * L * L].reshape((L, L, L))
+        a += L * L * L
     else:
         trigram = coef[:0].reshape((0, 0, 0))
-    return emission, transition, start, stop, trigram
+    return coef[a:], transition, start, stop, trigram
 
 
 @njit
-def unary_scores(indptr, indices, data, lo, hi, emission, out):
+def unary_scores(indptr, indices, data, lo, hi, rows, emission, out):
     """Emission scores of tokens ``lo:hi`` into ``out`` (float64 (>= hi - lo, n_labels)).
 
-    emission : float64 (n_features, n_labels). Feature ids outside the emission
-    table (unseen at fit time) must have been dropped by the encoder.
+    rows : emission rows; emission : their weights (the pool part of ``coef``).
+    Feature ids outside the rows (unseen at fit time) must have been dropped by the
+    encoder.
     """
-    n_labels = emission.shape[1]
     for t in range(lo, hi):
         row = out[t - lo]
         row[:] = 0.0
-        for j in range(indptr[t], indptr[t + 1]):
-            f = indices[j]
-            v = data[j]
-            for k in range(n_labels):
-                row[k] += v * emission[f, k]
+        add_token_scores(rows, indptr, indices, data, t, emission, row)
 
 
 @njit
@@ -197,11 +194,11 @@ def _decode_into(unary, n, transition, start, stop, trigram, order, backptr, bac
 
 
 @njit_parallel
-def predict_batch(indptr, indices, data, offsets, coef, n_labels, order):
+def predict_batch(indptr, indices, data, offsets, rows, coef, n_labels, order):
     """Exact Viterbi paths of every sentence, in parallel over sentences.
 
-    offsets : int64 (n_sentences + 1,) token offsets; coef : float64 flat chain
-    weights (see ``split_coef``). Returns int32 (n_tokens,) label ids.
+    offsets : int64 (n_sentences + 1,) token offsets; rows : emission rows; coef :
+    float64 flat chain weights (see ``split_coef``). Returns int32 (n_tokens,) label ids.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     n_sentences = offsets.shape[0] - 1
@@ -213,7 +210,7 @@ def predict_batch(indptr, indices, data, offsets, coef, n_labels, order):
         unary = np.empty((n, n_labels))
         backptr = np.empty((n, n_labels), dtype=np.int32)
         backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
-        unary_scores(indptr, indices, data, lo, hi, emission, unary)
+        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
         _decode_into(
             unary, n, transition, start, stop, trigram, order, backptr, backptr2, paths[lo:hi]
         )
@@ -228,24 +225,50 @@ predict_batch_serial = njit(getattr(predict_batch, "py_func", predict_batch))
 
 @njit
 def add_chain_delta(
-    indptr, indices, data, lo, gold, pred, n_tokens, order, with_stop, coef, n_labels, scale
-):
-    """coef += scale * (phi(x, gold) - phi(x, pred)) over the first ``n_tokens`` tokens.
+    indptr, indices, data, lo, gold, pred, n_tokens, order, with_stop, rows, coef, coef_sum,
+    n_labels, scale, scale_sum,
+):  # fmt: skip
+    """coef += scale * delta and coef_sum += scale_sum * delta, delta = phi(x, gold) -
+    phi(x, pred) over the first ``n_tokens`` tokens.
 
     The sentence starts at row ``lo``; gold, pred : int32 (>= n_tokens,) label ids.
-    ``with_stop`` adds the stop part (full sequences; prefixes have none). Only
-    positions, bigrams and trigrams where the two outputs differ are touched, so the
-    cost is O(|delta phi|), which is what makes lazy averaging cheap.
+    ``with_stop`` adds the stop part (full sequences; prefixes have none). Emission
+    pairs the delta touches get a weight first (``rows`` grow); when the pool is full
+    nothing is added and False is returned (grow the pool, call again). Only positions,
+    bigrams and trigrams where the two outputs differ are touched, so the cost is
+    O(|delta phi|), which is what makes lazy averaging cheap.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels, order)
+    slots = token_pair_slots(
+        rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, emission, emission_sum
+    )
+    if slots is None:
+        return False
+    add_chain_delta_to(indptr, data, lo, gold, pred, n_tokens, order, with_stop, slots,
+                       emission, transition, start, stop, trigram, scale)  # fmt: skip
+    if scale_sum != 0.0:
+        add_chain_delta_to(indptr, data, lo, gold, pred, n_tokens, order, with_stop, slots,
+                           emission_sum, transition_s, start_s, stop_s, trigram_s,
+                           scale_sum)  # fmt: skip
+    return True
+
+
+@njit
+def add_chain_delta_to(
+    indptr, data, lo, gold, pred, n_tokens, order, with_stop, slots, emission, transition,
+    start, stop, trigram, scale,
+):  # fmt: skip
+    """The parts of ``add_chain_delta`` for one weight array; ``slots`` from
+    ``rows.token_pair_slots``."""
+    k = 0
     for pos in range(n_tokens):
-        g = gold[pos]
-        p = pred[pos]
-        if g != p:
+        if gold[pos] != pred[pos]:
             for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
                 v = scale * data[j]
-                emission[indices[j], g] += v
-                emission[indices[j], p] -= v
+                emission[slots[k]] += v
+                emission[slots[k + 1]] -= v
+                k += 2
     if order == 0:
         return
     if gold[0] != pred[0]:
@@ -285,7 +308,7 @@ def epoch_scratch(offsets, n_labels, order):
 
 @njit
 def perceptron_epoch(
-    indptr, indices, data, offsets, labels, visit, coef, coef_sum, n_labels, order, n_seen
+    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order, n_seen
 ):
     """One epoch of Collins' perceptron (exact Viterbi, full updates), lazy averaging.
 
@@ -293,47 +316,36 @@ def perceptron_epoch(
     in visiting order; coef : float64 current weights w, updated in place; coef_sum :
     float64 (same shape) accumulates ``t * delta`` so that the average of w over all
     examples seen is ``w - coef_sum / n_seen`` (Daume III, 2006, sec. 2.1.1); n_seen :
-    examples seen before this epoch. Returns (n_seen, n_mistakes, n_tokens_correct),
-    the last counting tokens the current weights labelled right before any update.
+    examples seen before this epoch. Returns (n_seen, n_mistakes, n_tokens_correct,
+    n_visited), the third counting tokens the current weights labelled right before any
+    update; ``n_visited < len(visit)`` when the emission pool filled up: the
+    example ``visit[n_visited]`` was not learnt from (nor counted), so grow the pool
+    and go on from it.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
     n_mistakes = 0
     n_correct = 0
-    for i in visit:
+    for step in range(visit.shape[0]):
+        i = visit[step]
         lo = offsets[i]
         hi = offsets[i + 1]
         n = hi - lo
-        unary_scores(indptr, indices, data, lo, hi, emission, unary)
+        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
         _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, pred)
         gold = labels[lo:hi]
         n_wrong = 0
         for pos in range(n):
             if pred[pos] != gold[pos]:
                 n_wrong += 1
-        n_correct += n - n_wrong
         if n_wrong > 0:
+            if not add_chain_delta(indptr, indices, data, lo, gold, pred, n, order, True, rows,
+                                   coef, coef_sum, n_labels, 1.0, float(n_seen)):  # fmt: skip
+                return n_seen, n_mistakes, n_correct, step
             n_mistakes += 1
-            add_chain_delta(
-                indptr, indices, data, lo, gold, pred, n, order, True, coef, n_labels, 1.0
-            )
-            if n_seen > 0:
-                add_chain_delta(
-                    indptr,
-                    indices,
-                    data,
-                    lo,
-                    gold,
-                    pred,
-                    n,
-                    order,
-                    True,
-                    coef_sum,
-                    n_labels,
-                    float(n_seen),
-                )
+        n_correct += n - n_wrong
         n_seen += 1
-    return n_seen, n_mistakes, n_correct
+    return n_seen, n_mistakes, n_correct, visit.shape[0]
 
 
 @njit

@@ -11,6 +11,7 @@ import numpy as np
 
 from ._config import njit
 from .chain import _decode_into, epoch_scratch, split_coef, unary_scores
+from .rows import add_pair, ensure_token_pairs
 
 # Option codes: strings stay in Python; kernels see ints.
 SUBSTRUCTURES_SINGLE, SUBSTRUCTURES_ERRORS, SUBSTRUCTURES_SPANS, SUBSTRUCTURES_FULL = 0, 1, 2, 3
@@ -54,16 +55,19 @@ def window_score(unary, path, n, a, b, transition, start, stop, trigram, order):
 
 @njit
 def add_window_delta(
-    indptr, indices, data, row, gold, mixed, n, a, b, order, coef, n_labels, scale
+    indptr, indices, data, row, gold, mixed, n, a, b, order, rows, coef, n_labels, scale
 ):
-    """coef += scale * (phi(gold) - phi(mixed)), for ``mixed`` equal to gold outside [a, b)."""
+    """coef += scale * (phi(gold) - phi(mixed)), for ``mixed`` equal to gold outside [a, b).
+
+    Emission pairs without a weight in ``rows`` are left out: give them one first
+    (``rows.ensure_token_pairs``)."""
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     for k in range(a, b):
         if gold[k] != mixed[k]:
             for j in range(indptr[row + k], indptr[row + k + 1]):
                 v = scale * data[j]
-                emission[indices[j], gold[k]] += v
-                emission[indices[j], mixed[k]] -= v
+                add_pair(rows, indices[j], gold[k], v, emission)
+                add_pair(rows, indices[j], mixed[k], -v, emission)
     if order == 0:
         return
     if a == 0 and gold[0] != mixed[0]:
@@ -221,6 +225,7 @@ def swvp_epoch(
     offsets,
     labels,
     visit,
+    rows,
     coef,
     coef_sum,
     n_labels,
@@ -237,7 +242,9 @@ def swvp_epoch(
 
     Arrays as in ``chain.perceptron_epoch``; substructures, gamma_kind : option codes
     above; counts : int64 (N_COUNTS + 1,) incremented in place, the last entry counting
-    tokens labelled right before any update. Returns n_seen.
+    tokens labelled right before any update. Returns (n_seen, n_visited), the second
+    less than ``len(visit)`` when the emission pool filled up (see
+    ``chain.perceptron_epoch``): ``visit[n_visited]`` was not learnt from nor counted.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
@@ -250,20 +257,28 @@ def swvp_epoch(
     used = np.empty(max_len, dtype=np.bool_)
     ranked = np.empty(max_len, dtype=np.bool_)
     gamma = np.empty(max_len)
-    for i in visit:
+    emission_sum = split_coef(coef_sum, n_labels, order)[0]
+    for step in range(visit.shape[0]):
+        i = visit[step]
         lo = offsets[i]
         n = offsets[i + 1] - lo
         gold = labels[lo : lo + n]
-        unary_scores(indptr, indices, data, lo, lo + n, emission, unary)
+        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
         _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, pred)
         n_wrong = 0
         for k in range(n):
             if pred[k] != gold[k]:
                 n_wrong += 1
-        counts[N_COUNTS] += n - n_wrong
         if n_wrong == 0:
+            counts[N_COUNTS] += n
             n_seen += 1
             continue
+        # every pair a mixed assignment touches is (feature, gold or predicted label)
+        if not ensure_token_pairs(
+            rows, indptr, indices, lo, gold, pred, n, n_labels, emission, emission_sum
+        ):
+            return n_seen, step
+        counts[N_COUNTS] += n - n_wrong
         counts[COUNT_MISTAKES] += 1
         n_sets = substructure_ranges(gold, pred, n, substructures, starts, stops)
         for j in range(n_sets):
@@ -305,24 +320,10 @@ def swvp_epoch(
                 mixed[:n] = gold
                 mixed[a:b] = pred[a:b]
                 counts[COUNT_TERMS] += 1
-                add_window_delta(
-                    indptr, indices, data, lo, gold, mixed, n, a, b, order, coef, n_labels, gamma[j]
-                )
+                add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order, rows,
+                                 coef, n_labels, gamma[j])  # fmt: skip
                 if n_seen > 0:
-                    add_window_delta(
-                        indptr,
-                        indices,
-                        data,
-                        lo,
-                        gold,
-                        mixed,
-                        n,
-                        a,
-                        b,
-                        order,
-                        coef_sum,
-                        n_labels,
-                        gamma[j] * n_seen,
-                    )
+                    add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order,
+                                     rows, coef_sum, n_labels, gamma[j] * n_seen)  # fmt: skip
         n_seen += 1
-    return n_seen
+    return n_seen, visit.shape[0]

@@ -46,7 +46,8 @@ class _ChainDecoder(Decoder):
         )
 
     def _beam_predict(self, structure, encoded, coef, beam_size):
-        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
+        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+                  structure.rows.arrays, coef)  # fmt: skip
         parallel = encoded.n_sentences >= PARALLEL_FROM
         kernel = _beam.beam_predict_batch if parallel else _beam.beam_predict_batch_serial
         return kernel(*arrays, structure.n_labels, structure.order, beam_size)
@@ -103,7 +104,8 @@ class Viterbi(_ChainDecoder):
         return self._beam_search(structure, scores, gold, structure.n_states, restarts)
 
     def predict(self, structure, encoded, coef):
-        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
+        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+                  structure.rows.arrays, coef)  # fmt: skip
         parallel = encoded.n_sentences >= PARALLEL_FROM
         kernel = _chain.predict_batch if parallel else _chain.predict_batch_serial
         return kernel(*arrays, structure.n_labels, structure.order)

@@ -4,6 +4,8 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..utils.arrays import concat_ranges
+
 
 class EncodedSequences(NamedTuple):
     """Token feature vectors of a list of sentences, stacked.
@@ -58,10 +60,3 @@ class EncodedSequences(NamedTuple):
             indptr, self.indices[entries], self.data[entries], offsets, self.n_features
         )
 
-
-def concat_ranges(starts, stops):
-    """``np.concatenate([np.arange(a, b) for a, b in zip(starts, stops)])``, vectorised."""
-    lengths = stops - starts
-    firsts = np.zeros(lengths.size, dtype=np.int64)
-    np.cumsum(lengths[:-1], out=firsts[1:])
-    return np.repeat(starts - firsts, lengths) + np.arange(lengths.sum(), dtype=np.int64)

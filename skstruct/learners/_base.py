@@ -87,21 +87,21 @@ class BaseStructuredLearner(StructuredModel):
             if X_dev is not None:
                 dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
             with deferred_interrupt() as interrupt:
-                best_coef = self._train(encoded, labels, dev, interrupt)
+                best = self._train(encoded, labels, dev, interrupt)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
             self._discard_fit()
             raise
-        self.coef_ = self._current_coef() if best_coef is None else best_coef
+        self.structure_, self.coef_ = self._current_model() if best is None else best
         return self
 
     def _train(self, encoded, labels, dev, interrupt):
-        """Up to ``max_iter`` epochs; returns the best epoch's weights under early
-        stopping (else None). Stops after the epoch in progress when ``interrupt``."""
+        """Up to ``max_iter`` epochs; returns the best epoch's ``(structure, coef)`` under
+        early stopping (else None). Stops after the epoch in progress when ``interrupt``."""
         self.n_iter_ = 0
-        best_score, best_coef, since_best = -np.inf, None, 0
+        best_score, best, since_best = -np.inf, None, 0
         progress = EpochProgress(self, self.max_iter)
         for _ in progress:
-            record, coef = self._epoch(encoded, labels, dev)
+            record, model = self._epoch(encoded, labels, dev)
             progress.report(
                 record,
                 [
@@ -115,13 +115,13 @@ class BaseStructuredLearner(StructuredModel):
             if self.n_iter_no_change is None:
                 continue
             if record["dev_score"] > best_score:
-                best_score, best_coef, since_best = record["dev_score"], coef, 0
+                best_score, best, since_best = record["dev_score"], model, 0
                 self.best_iteration_ = self.n_iter_
             else:
                 since_best += 1
                 if since_best >= self.n_iter_no_change:
                     break
-        return best_coef
+        return best
 
     @fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y, *, classes=None):
@@ -151,12 +151,12 @@ class BaseStructuredLearner(StructuredModel):
             encoded, labels = self._initialize(X, y, classes=classes, rng=None)
             self.n_iter_ = 0
         self._epoch(encoded, labels, None)
-        self.coef_ = self._current_coef()
+        self.structure_, self.coef_ = self._current_model()
         return self
 
     def _initialize(self, X, y, classes, rng, decoder=None):
         encoded, outputs = super()._initialize(X, y, classes, rng, decoder)
-        self._weights = AveragedWeights(self.structure_.n_weights)
+        self._weights = AveragedWeights(self.structure_)
         return encoded, outputs
 
     def _extend(self, X, y):
@@ -164,22 +164,21 @@ class BaseStructuredLearner(StructuredModel):
         self._resolve()
         encoded, outputs = self.task_.extend(self, X, y)
         if encoded.n_features != self.structure_.n_features:
-            old, self.structure_ = (
-                self.structure_,
-                self.structure_.with_n_features(encoded.n_features),
-            )
-            self._weights.resize(lambda coef: old.resize(coef, self.structure_))
+            self.structure_ = self.structure_.with_n_features(encoded.n_features)
+            state = self._weights
+            state.structure = state.structure.with_n_features(encoded.n_features)
         return encoded, outputs
 
-    def _current_coef(self):
-        """The model's weights now: averaged (a new array) or a copy of the current ones."""
-        return self._coef_of(self._weights)
+    def _current_model(self):
+        """The model now, ``(structure, coef)``: averaged or current weights (new arrays)."""
+        return self._weights.model(self.average)
 
     def _epoch(self, encoded, labels, dev):
         """One epoch in the order drawn from the learner's random state; appends history.
 
-        Returns the record and, when there is a dev set, the weights it was scored with
-        (else None: averaging all weights every epoch would cost more than an epoch).
+        Returns the record and, when there is a dev set, the ``(structure, coef)`` it was
+        scored with (else None: averaging all weights every epoch would cost more than an
+        epoch).
         """
         n = encoded.n_sentences
         order = self._rng.permutation(n) if self.shuffle else np.arange(n)
@@ -196,12 +195,12 @@ class BaseStructuredLearner(StructuredModel):
             "dev_score": None,
             "seconds": seconds,
         }
-        coef = None
+        model = None
         if dev is not None:
-            coef = self._current_coef()
-            record["dev_score"] = self._token_accuracy(dev, coef)
+            model = self._current_model()
+            record["dev_score"] = self._token_accuracy(dev, model[1], model[0])
         self.history_.append(record)
-        return record, coef
+        return record, model
 
     # -- the engine API ----------------------------------------------------------------------
 
@@ -229,7 +228,7 @@ class BaseStructuredLearner(StructuredModel):
         """
         X, y = check_sequences_and_labels(X, y)
         data = self._initialize(X, y, classes=classes, rng=None)
-        return AveragedWeights(self.structure_.n_weights), data
+        return AveragedWeights(self.structure_), data
 
     def run_epoch(self, state, data, order):
         """Visit the examples ``order`` of ``data`` once, updating ``state`` in place.
@@ -256,7 +255,7 @@ class BaseStructuredLearner(StructuredModel):
             and the rule's (``mistakes``, ``updates``, ...), as ``history_`` records.
         """
         encoded, outputs = data
-        structure, decoder, rule = self.structure_, self.decoder_, self.update_rule_
+        structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
         fused = fused_epoch(structure, decoder, rule)
         if fused is not None:
             return fused(structure, decoder, rule, encoded, outputs, order, state)
@@ -276,14 +275,9 @@ class BaseStructuredLearner(StructuredModel):
             except ValueError as exc:
                 raise ValueError(f"Example {i}: {exc}") from None
             for violation in violations:
-                structure.add_delta(
-                    encoded, i, violation.gold, violation.pred, state.coef, violation.weight
+                structure.update(
+                    state, encoded, i, violation.gold, violation.pred, violation.weight
                 )
-                if state.n_seen:
-                    structure.add_delta(
-                        encoded, i, violation.gold, violation.pred, state.coef_sum,
-                        violation.weight * state.n_seen,
-                    )  # fmt: skip
             state.n_seen += 1
         stats = rule.finish_stats(stats)
         stats["correct"] = correct
@@ -304,7 +298,7 @@ class BaseStructuredLearner(StructuredModel):
         self : object
         """
         self._weights = state  # partial_fit and warm_start continue from it
-        self.coef_ = self._coef_of(state)
+        self.structure_, self.coef_ = state.model(self.average)
         if n_iter is not None:
             self.n_iter_ = n_iter
         return self
@@ -316,9 +310,6 @@ class BaseStructuredLearner(StructuredModel):
         for name in ("encoder_", "features_", "history_", "_weights", "_rng"):
             slim.__dict__.pop(name, None)
         return slim
-
-    def _coef_of(self, state):
-        return state.averaged() if self.average else state.coef.copy()
 
 
 def _hold_out(X, y, fraction, rng):

@@ -56,10 +56,17 @@ def _standard_stats(mistakes, correct):
 @register(LinearChain, Viterbi, StandardUpdate)
 def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, state):
     """Collins' perceptron on a chain: Viterbi and full updates, in one kernel."""
-    state.n_seen, mistakes, correct = _chain.perceptron_epoch(
-        encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
-        state.coef, state.coef_sum, structure.n_labels, structure.order, state.n_seen,
-    )  # fmt: skip
+    mistakes = correct = 0
+    order = np.asarray(order, dtype=np.int64)
+    while order.size:
+        state.n_seen, wrong, right, visited = _chain.perceptron_epoch(
+            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
+            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+            structure.order, state.n_seen,
+        )  # fmt: skip
+        mistakes, correct, order = mistakes + wrong, correct + right, order[visited:]
+        if order.size:  # the emission pool is full: grow it, go on from there
+            structure.grow(state)
     return _standard_stats(mistakes, correct)
 
 
@@ -87,11 +94,16 @@ register(ArcFactoredTree, ChuLiuEdmonds, StandardUpdate)(_tree_perceptron_epoch)
 def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state):
     """SWVP on a chain with built-in substructures and gamma, in one kernel."""
     counts = np.zeros(_swvp.N_COUNTS + 1, dtype=np.int64)
-    state.n_seen = _swvp.swvp_epoch(
-        encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
-        state.coef, state.coef_sum, structure.n_labels, structure.order, state.n_seen,
-        *rule.kernel_options(), counts,
-    )  # fmt: skip
+    order = np.asarray(order, dtype=np.int64)
+    while order.size:
+        state.n_seen, visited = _swvp.swvp_epoch(
+            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
+            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+            structure.order, state.n_seen, *rule.kernel_options(), counts,
+        )  # fmt: skip
+        order = order[visited:]
+        if order.size:  # the emission pool is full: grow it, go on from there
+            structure.grow(state)
     stats = dict(zip(COUNT_NAMES, counts[: _swvp.N_COUNTS].tolist()))
     stats["correct"] = int(counts[_swvp.N_COUNTS])
     return stats

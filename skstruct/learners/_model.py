@@ -160,13 +160,16 @@ class StructuredModel(BaseEstimator):
         with ``coef`` (default: ``coef_``)."""
         return self._token_accuracy(data, self.coef_ if coef is None else coef)
 
-    def _predict_ids(self, encoded, coef):
-        return self.decoder_.predict(self.structure_, encoded, coef)
+    def _predict_ids(self, encoded, coef, structure=None):
+        structure = self.structure_ if structure is None else structure
+        return self.decoder_.predict(structure, encoded, coef)
 
-    def _token_accuracy(self, data, coef):
+    def _token_accuracy(self, data, coef, structure=None):
+        """Token accuracy of ``coef`` (laid out by ``structure``, default ``structure_``)."""
         encoded, outputs = data
-        predicted = self._predict_ids(encoded, coef)
-        return float(np.mean(self.task_.correct(self.structure_, predicted, outputs)))
+        structure = self.structure_ if structure is None else structure
+        predicted = self._predict_ids(encoded, coef, structure)
+        return float(np.mean(self.task_.correct(structure, predicted, outputs)))
 
     def __sklearn_tags__(self):
         return sequence_tags(super().__sklearn_tags__())

@@ -12,21 +12,28 @@ class AveragedWeights:
     ``coef - coef_sum / n_seen`` (Daume III, 2006, sec. 2.1.1; seqlearn does the same),
     so an update costs ``O(|delta phi|)`` however many weights there are.
 
+    ``structure`` is the layout both arrays follow. A chain's is the state's own: its
+    emission rows grow as updates touch new (feature, label) pairs, and the arrays
+    with them (``structure.update``).
+
     Parameters
     ----------
-    n_weights : int
+    structure : LinearChain, ArcFactoredTree or TransitionSystem
+        Copied for the state where it grows (``structure.training_copy()``).
     """
 
-    def __init__(self, n_weights):
-        self.coef = np.zeros(n_weights)
-        self.coef_sum = np.zeros(n_weights)
+    def __init__(self, structure):
+        self.structure = structure.training_copy()
+        self.coef = np.zeros(self.structure.n_weights)
+        self.coef_sum = np.zeros(self.structure.n_weights)
         self.n_seen = 0
 
     @classmethod
-    def from_state(cls, coef, coef_sum, n_seen):
-        """Weights holding the given arrays (not copies) and example count."""
-        weights = cls(0)
-        weights.coef, weights.coef_sum, weights.n_seen = coef, coef_sum, n_seen
+    def from_state(cls, structure, coef, coef_sum, n_seen):
+        """Weights holding the given structure and arrays (not copies) and example count."""
+        weights = cls.__new__(cls)
+        weights.structure, weights.coef, weights.coef_sum = structure, coef, coef_sum
+        weights.n_seen = n_seen
         return weights
 
     def averaged(self):
@@ -35,7 +42,14 @@ class AveragedWeights:
             return self.coef.copy()
         return self.coef - self.coef_sum / self.n_seen
 
-    def resize(self, resize_one):
-        """Apply ``resize_one(array) -> array`` to both weight arrays (a grown vocabulary)."""
-        self.coef = resize_one(self.coef)
-        self.coef_sum = resize_one(self.coef_sum)
+    def model(self, average=True):
+        """``(structure, coef)`` of the averaged (or current) weights, compacted as a
+        fitted model keeps them (new arrays)."""
+        coef = self.averaged() if average else self.coef.copy()
+        return self.structure.compact(coef)
+
+    def copy(self):
+        """An independent copy (its own structure when that grows in training)."""
+        return AveragedWeights.from_state(
+            self.structure.training_copy(), self.coef.copy(), self.coef_sum.copy(), self.n_seen
+        )

@@ -6,6 +6,7 @@ import numpy as np
 
 from .._kernels import chain as _chain
 from .._kernels import swvp as _swvp
+from .emission_rows import EmissionRows
 
 
 class LinearChain:
@@ -13,27 +14,39 @@ class LinearChain:
 
     Parts are (token feature, label) emissions; from order 1, label bigrams plus start
     and stop labels; at order 2, label trigrams too. The weights are one flat vector
-    laid out as ``[emission (n_features, n_labels) | transition (n_labels, n_labels) |
-    start | stop | trigram (n_labels ** 3), order 2 only]``; a zeroth-order chain keeps
-    its transition, start and stop weights at zero.
+    laid out as ``[transition (n_labels, n_labels) | start | stop | trigram
+    (n_labels ** 3), order 2 only | emission pool]``; a zeroth-order chain keeps its
+    transition, start and stop weights at zero.
+
+    Emission weights are sparse: ``rows`` (:class:`EmissionRows`) lists the labels each
+    feature has a weight for, and the pool holds those weights. A perceptron only ever
+    moves the pairs it updates, so its rows start empty and grow as it learns: the model
+    is the dense one, at the memory of what training touched. ``emission_matrix(coef)``
+    gives the emission weights as a scipy sparse matrix (features x labels).
 
     Parameters
     ----------
     n_features : int
     n_labels : int
     order : {0, 1, 2}
+    rows : EmissionRows or None, default=None
+        None: no emission pair has a weight yet.
     """
 
-    def __init__(self, n_features, n_labels, order=1):
+    def __init__(self, n_features, n_labels, order=1, rows=None):
         self.n_features = n_features
         self.n_labels = n_labels
         self.order = order
+        self.rows = EmissionRows.empty(n_features) if rows is None else rows
+
+    @property
+    def n_dense(self):
+        """Weights that are not emissions: transitions, start, stop, trigrams."""
+        return _chain.n_structure_weights(self.n_labels, self.order)
 
     @property
     def n_weights(self):
-        return self.n_features * self.n_labels + _chain.n_structure_weights(
-            self.n_labels, self.order
-        )
+        return self.n_dense + self.rows.pool_size
 
     @property
     def n_states(self):
@@ -41,20 +54,52 @@ class LinearChain:
         return self.n_labels**self.order
 
     def split(self, coef):
-        """Views ``(emission, transition, start, stop, trigram)`` of a flat weight vector."""
+        """Views ``(emission pool, transition, start, stop, trigram)`` of a flat weight vector."""
         return _chain.split_coef(coef, self.n_labels, self.order)
 
+    def emission_matrix(self, coef):
+        """The emission weights of ``coef`` as a scipy CSR matrix (n_features, n_labels)."""
+        return self.rows.matrix(self.split(coef)[0], self.n_labels)
+
+    def with_rows(self, rows):
+        """The same chain with the emission layout ``rows``."""
+        return LinearChain(self.n_features, self.n_labels, self.order, rows)
+
     def with_n_features(self, n_features):
-        """The same chain over a vocabulary grown to ``n_features``."""
-        return LinearChain(n_features, self.n_labels, self.order)
+        """The same chain over a vocabulary grown to ``n_features`` (new rows empty)."""
+        return LinearChain(n_features, self.n_labels, self.order, self.rows.with_n_features(n_features))
 
     def resize(self, coef, target):
-        """``coef`` moved into the layout of ``target`` (a grown chain); new rows are zero."""
-        out = np.zeros(target.n_weights)
-        n_old = self.n_features * self.n_labels
-        out[:n_old] = coef[:n_old]
-        out[target.n_features * self.n_labels :] = coef[n_old:]
-        return out
+        """``coef`` in the layout of ``target``, this chain over a grown vocabulary:
+        the pool does not move, so it is ``coef`` itself."""
+        return coef
+
+    def training_copy(self):
+        """A chain of its own for a training state to grow (rows copied)."""
+        return self.with_rows(self.rows.copy())
+
+    def compact(self, coef):
+        """``(chain, coef)``: the same weights with rows back to back and no free slot
+        (what a fitted model keeps)."""
+        rows, slots = self.rows.compacted()
+        n_dense = self.n_dense
+        return self.with_rows(rows), np.concatenate([coef[:n_dense], coef[n_dense + slots]])
+
+    def grow(self, state, pool_size=None):
+        """Give the training ``state`` (whose structure this is) a larger emission pool:
+        rows compacted into ``pool_size`` slots (default: twice the pairs, at least
+        what the longest row may need)."""
+        nnz = self.rows.nnz
+        if pool_size is None:
+            pool_size = max(2 * nnz, nnz + 4 * self.n_labels, 1024)
+        self.rows, slots = self.rows.compacted(pool_size)
+        n_dense = self.n_dense
+        for name in ("coef", "coef_sum"):
+            old = getattr(state, name)
+            new = np.zeros(n_dense + pool_size)
+            new[:n_dense] = old[:n_dense]
+            new[n_dense : n_dense + slots.size] = old[n_dense + slots]
+            setattr(state, name, new)
 
     def scores(self, encoded, i, coef):
         """The part scores of sentence ``i`` under ``coef``: a :class:`ChainScores`
@@ -62,7 +107,8 @@ class LinearChain:
         lo, hi = encoded.offsets[i], encoded.offsets[i + 1]
         unary = np.empty((hi - lo, self.n_labels))
         emission, transition, start, stop, trigram = self.split(coef)
-        _chain.unary_scores(encoded.indptr, encoded.indices, encoded.data, lo, hi, emission, unary)
+        _chain.unary_scores(encoded.indptr, encoded.indices, encoded.data, lo, hi,
+                            self.rows.arrays, emission, unary)  # fmt: skip
         return ChainScores(unary, transition, start, stop, trigram)
 
     def margin(self, scores, gold, mixed, a, b):
@@ -77,28 +123,21 @@ class LinearChain:
             scores.unary, mixed, n, a, b, *args
         )
 
-    def add_delta(self, encoded, i, gold, pred, coef, scale):
-        """coef += scale * (phi(gold) - phi(pred)) for sentence ``i``; ``pred`` may be a prefix.
-
-        ``gold`` and ``pred`` are compared over ``len(pred)`` tokens; the stop part
-        counts only when ``pred`` covers the whole sentence.
+    def update(self, state, encoded, i, gold, pred, weight):
+        """Apply ``weight * (phi(gold) - phi(pred))`` for sentence ``i`` to the training
+        ``state`` (whose structure this is): to its weights, and ``n_seen`` times to its
+        averaging sums. ``pred`` may be a prefix: the outputs are compared over
+        ``len(pred)`` tokens, and the stop part counts only when ``pred`` covers the
+        whole sentence. Pairs the update touches get a weight first.
         """
         lo = encoded.offsets[i]
         n = encoded.offsets[i + 1] - lo
-        _chain.add_chain_delta(
-            encoded.indptr,
-            encoded.indices,
-            encoded.data,
-            lo,
-            gold,
-            pred,
-            pred.shape[0],
-            self.order,
-            pred.shape[0] == n,
-            coef,
-            self.n_labels,
-            scale,
-        )
+        while not _chain.add_chain_delta(
+            encoded.indptr, encoded.indices, encoded.data, lo, gold, pred, pred.shape[0],
+            self.order, pred.shape[0] == n, self.rows.arrays, state.coef, state.coef_sum,
+            self.n_labels, weight, weight * state.n_seen,
+        ):  # fmt: skip
+            self.grow(state)
 
 
 class ChainScores(NamedTuple):

@@ -6,8 +6,10 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._fixed import FixedLayout
 
-class TransitionSystem:
+
+class TransitionSystem(FixedLayout):
     """Parser actions (arc-standard, arc-eager, ...) scored by hashed state features
     conjoined with the action; the kernel module ``skstruct._kernels.<kernel>`` holds
     the system's oracle, search and features.

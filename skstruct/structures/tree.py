@@ -5,9 +5,10 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import tree as _tree
+from ._fixed import FixedLayout
 
 
-class ArcFactoredTree:
+class ArcFactoredTree(FixedLayout):
     """Dependency trees scored by hashed arc features, plus sibling features at order 2
     and arc-label features for labelled parsing.
 

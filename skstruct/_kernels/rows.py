@@ -1,0 +1,159 @@
+"""Emission rows: the labels each feature has a weight for, and where that weight is.
+
+A chain's emission weights are sparse: feature ``f`` holds weights only for the labels
+it was updated with (a perceptron never moves any other (feature, label) weight off
+zero), so memory grows with what training touches, not with features x labels.
+``rows = (start, length, capacity, labels, used)``: row ``f`` is
+``labels[start[f] : start[f] + length[f]]``, sorted, inside a segment of ``capacity[f]``
+slots of one pool; ``used[0]`` pool slots are taken. The weight of the entry at pool
+slot ``p`` is ``emission[p]`` (``emission`` is the pool part of a weight vector), so
+rows and every weight array laid out by them move together.
+
+A row that outgrows its segment moves to the end of the pool with twice the room (the
+old segment is left as a hole until the pool is compacted, in Python); a full pool
+makes ``insert`` return False and change nothing, so a caller can grow the pool and
+try again.
+"""
+
+import numpy as np
+
+from ._config import njit
+
+
+@njit
+def lower_bound(rows, f, k):
+    """Pool slot of label ``k`` in row ``f``, or where it would be inserted."""
+    start, length, _, labels, _ = rows
+    lo = start[f]
+    hi = lo + length[f]
+    while lo < hi:
+        mid = (lo + hi) >> 1
+        if labels[mid] < k:
+            lo = mid + 1
+        else:
+            hi = mid
+    return lo
+
+
+@njit
+def slot(rows, f, k):
+    """Pool slot of the weight of (feature ``f``, label ``k``), or -1 when it has none."""
+    start, length, _, labels, _ = rows
+    p = lower_bound(rows, f, k)
+    if p < start[f] + length[f] and labels[p] == k:
+        return p
+    return -1
+
+
+@njit
+def ensure(rows, f, k, n_labels, emission, emission_sum):
+    """Give (``f``, ``k``) a weight (zero in both arrays) unless it has one.
+
+    Returns False, changing nothing, when the pool has no room for it.
+    """
+    start, length, capacity, labels, used = rows
+    p = lower_bound(rows, f, k)
+    end = start[f] + length[f]
+    if p < end and labels[p] == k:
+        return True
+    if length[f] == capacity[f]:
+        room = min(max(2 * capacity[f], 2), n_labels)
+        if used[0] + room > labels.shape[0]:
+            return False
+        new = used[0]
+        for j in range(length[f]):
+            labels[new + j] = labels[start[f] + j]
+            emission[new + j] = emission[start[f] + j]
+            emission_sum[new + j] = emission_sum[start[f] + j]
+        p += new - start[f]
+        end += new - start[f]
+        start[f] = new
+        capacity[f] = room
+        used[0] += room
+    for j in range(end, p, -1):
+        labels[j] = labels[j - 1]
+        emission[j] = emission[j - 1]
+        emission_sum[j] = emission_sum[j - 1]
+    labels[p] = k
+    emission[p] = 0.0
+    emission_sum[p] = 0.0
+    length[f] += 1
+    return True
+
+
+@njit
+def ensure_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum):
+    """Give every (feature, label) pair that ``phi(gold) - phi(pred)`` touches over the
+    first ``n_tokens`` tokens (from row ``lo``) a weight. False when the pool is full
+    (pairs given a weight so far keep it: zero weights change no score)."""
+    for pos in range(n_tokens):
+        g = gold[pos]
+        p = pred[pos]
+        if g == p:
+            continue
+        for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
+            f = indices[j]
+            if not ensure(rows, f, g, n_labels, em, em_sum):
+                return False
+            if not ensure(rows, f, p, n_labels, em, em_sum):
+                return False
+    return True
+
+
+@njit
+def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum):
+    """Pool slots of the pairs ``phi(gold) - phi(pred)`` touches, given a weight first:
+    for each differing position (in order), each feature: (feature, gold label), then
+    (feature, predicted label). None when the pool is full (see ``ensure_token_pairs``).
+    """
+    n_entries = 0
+    for pos in range(n_tokens):
+        if gold[pos] != pred[pos]:
+            n_entries += indptr[lo + pos + 1] - indptr[lo + pos]
+    slots = np.empty(2 * n_entries, dtype=np.int64)
+    inserted = False
+    k = 0
+    for pos in range(n_tokens):
+        g = gold[pos]
+        p = pred[pos]
+        if g == p:
+            continue
+        for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
+            f = indices[j]
+            slots[k] = slot(rows, f, g)
+            slots[k + 1] = slot(rows, f, p)
+            k += 2
+            inserted = inserted or slots[k - 2] < 0 or slots[k - 1] < 0
+    if inserted:  # insertions move entries: look every slot up again afterwards
+        if not ensure_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels,
+                                  em, em_sum):  # fmt: skip
+            return None
+        k = 0
+        for pos in range(n_tokens):
+            if gold[pos] == pred[pos]:
+                continue
+            for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
+                slots[k] = slot(rows, indices[j], gold[pos])
+                slots[k + 1] = slot(rows, indices[j], pred[pos])
+                k += 2
+    return slots
+
+
+@njit
+def add_token_scores(rows, indptr, indices, data, t, emission, row):
+    """``row[k] += sum_f v_f * w[f, k]`` over the features ``f`` (values ``v_f``) of token ``t``."""
+    start, length, _, labels, _ = rows
+    for j in range(indptr[t], indptr[t + 1]):
+        f = indices[j]
+        v = data[j]
+        for p in range(start[f], start[f] + length[f]):
+            row[labels[p]] += v * emission[p]
+
+
+@njit
+def add_pair(rows, f, k, value, emission):
+    """``w[f, k] += value`` for a pair that has a weight (else nothing changes)."""
+    p = slot(rows, f, k)
+    if p >= 0:
+        emission[p] += value
+
