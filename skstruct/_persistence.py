@@ -19,6 +19,17 @@ user metadata. The model is a tree of nodes:
 Classes are looked up by name in :data:`_ESTIMATORS` and :data:`_OBJECTS` and nowhere
 else, and arrays are read with ``allow_pickle=False``: a file can describe data, never
 code to run.
+
+Format versions:
+
+- 1: a :class:`~skstruct.structures.LinearChain` holds dense emission weights, laid out
+  ``[emission (n_features * n_labels, row-major) | transition | start | stop | trigram]``;
+  the perceptrons' training state (``AveragedWeights``) has no structure of its own.
+- 2: a chain holds sparse emission rows (``rows``, an ``EmissionRows``) and its
+  weights are laid out ``[transition | start | stop | trigram | emission pool]``; the
+  training state keeps the structure its arrays follow (``_weights.structure``: for a
+  chain its own copy, whose pool may have free room). Version 1 files are read as the
+  same model in version 2 terms: full rows (every pair, row-major), weights reordered.
 """
 
 import errno
@@ -36,13 +47,15 @@ from .learners import (
     StructuredPerceptron,
     StructuredWeightedViolationsPerceptron,
 )
-from .structures import ArcFactoredTree, LinearChain, TransitionSystem
+from .structures import ArcFactoredTree, EmissionRows, LinearChain, TransitionSystem
 from .updates import UPDATE_RULES, MixedAssignments
 
 __all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "save"]
 
-#: Version of the file layout written by :func:`save`; :func:`load` reads this one only.
-FORMAT_VERSION = 1
+#: Version of the file layout written by :func:`save`; :func:`load` reads this one and the
+#: earlier ones from ``_OLDEST_VERSION`` (see the module docstring for what changed).
+FORMAT_VERSION = 2
+_OLDEST_VERSION = 1
 _FORMAT = "skstruct-model"
 _DOCUMENT = "skstruct-model.json"
 _ZIP_MAGIC = (b"PK\x03\x04", b"PK\x05\x06")
@@ -71,7 +84,14 @@ _ESTIMATORS = {
 #: Internal helpers rebuilt from their attributes alone (their constructors would allocate).
 _OBJECTS = {
     cls.__name__: cls
-    for cls in (TokenDictEncoder, LinearChain, ArcFactoredTree, TransitionSystem, AveragedWeights)
+    for cls in (
+        TokenDictEncoder,
+        LinearChain,
+        EmissionRows,
+        ArcFactoredTree,
+        TransitionSystem,
+        AveragedWeights,
+    )
 }
 
 #: Classes of files written before a rename, read as today's: name -> (class,
@@ -342,13 +362,21 @@ def load(path, *, with_metadata=False):
     ModelFormatError
         A :class:`ValueError` raised when the file is not an skstruct model (another
         kind of file, a pickle, a plain ``.npz``), is truncated or damaged, or was
-        written in another format version (the message gives the file's and this
-        version). A damaged file never loads as a wrong model: the archive's
-        checksums and the model's consistency are checked.
+        written in a format version this skstruct does not read (the message gives
+        the file's and the versions read). A damaged file never loads as a wrong
+        model: the archive's checksums and the model's consistency (down to each
+        chain's emission rows) are checked.
 
     See Also
     --------
     save : Write a model.
+
+    Notes
+    -----
+    Files of format version 1 (written before chains had sparse emission rows) load
+    too, as the same model: a chain gets a weight for every (feature, label) pair, as
+    its dense matrix had, so it predicts and trains on exactly as before. :func:`save`
+    writes version 2 (``skstruct._persistence.FORMAT_VERSION``).
 
     Examples
     --------
@@ -386,7 +414,7 @@ def _load_stream(stream, name, with_metadata):
     try:
         with np.load(stream, allow_pickle=False) as archive:
             document = _document(archive, name)
-            reader = _Reader(archive)
+            reader = _Reader(archive, document["format_version"])
             model = reader.decode(document["model"])
             metadata = reader.decode(document.get("metadata", {"$": "dict"}))
     except ModelFormatError:
@@ -416,12 +444,12 @@ def _document(archive, name):
     if not isinstance(document, dict) or document.get("format") != _FORMAT:
         raise ModelFormatError(f"{name} is not an skstruct model file (unknown document).")
     version = document.get("format_version")
-    if version != FORMAT_VERSION:
+    if type(version) is not int or not _OLDEST_VERSION <= version <= FORMAT_VERSION:
         raise ModelFormatError(
             f"{name} was written in skstruct model format version {version!r} (by skstruct "
             f"{document.get('skstruct_version')}); this skstruct ({_skstruct_version()}) reads "
-            f"format version {FORMAT_VERSION} only. Load it with the skstruct version that "
-            f"wrote it."
+            f"format versions {_OLDEST_VERSION} to {FORMAT_VERSION} only. Load it with the "
+            f"skstruct version that wrote it."
         )
     if not isinstance(document.get("model"), dict):
         raise ModelFormatError(f"{name} holds no model.")
@@ -431,8 +459,9 @@ def _document(archive, name):
 class _Reader:
     """Decodes JSON nodes, reading the arrays they refer to from the archive."""
 
-    def __init__(self, archive):
+    def __init__(self, archive, version=FORMAT_VERSION):
         self.archive = archive
+        self.version = version
         self._arrays = {}  # key -> array: shared arrays stay shared
         self._generators = {}  # number -> RandomState, likewise
 
@@ -490,6 +519,8 @@ class _Reader:
         if hasattr(cls, "_parameter_constraints"):
             estimator._validate_params()
         vars(estimator).update(self._attributes(node["attributes"], exclude=params))
+        if self.version < 2:
+            _upgrade_from_version_1(estimator)
         _check_fitted(estimator)
         return estimator
 
@@ -499,6 +530,11 @@ class _Reader:
             cls = _lookup(_OBJECTS, node["class"])
         instance = cls.__new__(cls)
         vars(instance).update({**added, **self._attributes(node["state"])})
+        if cls is EmissionRows:
+            _check_rows(instance)
+        elif cls is LinearChain:
+            # a version 1 chain has no rows yet: its estimator gives it full ones
+            _check_chain(instance, "a chain", needs_rows=self.version >= 2)
         return instance
 
     def _attributes(self, nodes, exclude=()):
@@ -542,23 +578,160 @@ def _check_fitted(estimator):
     structure = vars(estimator).get("structure_")
     if structure is None:
         return
-    expected = (structure.n_weights,)
-    arrays = {"coef_": vars(estimator).get("coef_")}
+    _check_weights("coef_", vars(estimator).get("coef_"), structure.n_weights, "structure_")
     weights = vars(estimator).get("_weights")
     if weights is not None:
-        arrays.update(coef=weights.coef, coef_sum=weights.coef_sum)
-    for name, array in arrays.items():
-        if array is not None and not (
-            isinstance(array, np.ndarray) and array.shape == expected and array.dtype.kind == "f"
-        ):
+        state = vars(weights).get("structure")
+        if type(state) is not type(structure):
             raise ValueError(
-                f"{name} is {_describe(array)}, but the model's structure needs "
-                f"{structure.n_weights} float weights"
+                f"_weights.structure is {_describe(state)}, not a {type(structure).__name__} "
+                f"as structure_"
+            )
+        if isinstance(structure, LinearChain):
+            same = ("n_features", "n_labels", "order")
+            if any(getattr(state, k) != getattr(structure, k) for k in same):
+                raise ValueError("_weights.structure and structure_ are different chains")
+        for name in ("coef", "coef_sum"):
+            _check_weights(
+                f"_weights.{name}", vars(weights).get(name), state.n_weights, "_weights.structure"
             )
     classes = vars(estimator).get("classes_")
     if isinstance(structure, LinearChain) and classes is not None:
         if not (isinstance(classes, np.ndarray) and classes.shape == (structure.n_labels,)):
             raise ValueError(f"classes_ is {_describe(classes)} for {structure.n_labels} labels")
+    encoder = vars(estimator).get("encoder_")
+    if isinstance(structure, LinearChain) and isinstance(encoder, TokenDictEncoder):
+        _check_feature_ids(encoder, structure.n_features)
+
+
+def _check_weights(name, array, size, layout):
+    if array is not None and not (
+        isinstance(array, np.ndarray) and array.shape == (size,) and array.dtype.kind == "f"
+    ):
+        raise ValueError(f"{name} is {_describe(array)}, but {layout} needs {size} float weights")
+
+
+def _check_feature_ids(encoder, n_features):
+    """The column ids the encoder gives (emission rows the kernels read) exist in the chain."""
+    hashed, ids = vars(encoder).get("n_features"), vars(encoder).get("code_ids_")
+    if hashed is not None and not (_is_int(hashed) and 0 < hashed <= n_features):
+        raise ValueError(f"encoder_ hashes into {hashed!r} columns, the chain has {n_features}")
+    if ids is not None and not (
+        isinstance(ids, np.ndarray)
+        and ids.ndim == 1
+        and ids.dtype.kind in "iu"
+        and (ids.size == 0 or (ids.min() >= 0 and ids.max() < n_features))
+    ):
+        raise ValueError(f"encoder_.code_ids_ are not column ids of a chain of {n_features}")
+
+
+def _is_int(value):
+    return isinstance(value, int | np.integer) and not isinstance(value, bool)
+
+
+_ROWS_DTYPES = {
+    "start": np.int64,
+    "length": np.int32,
+    "capacity": np.int32,
+    "labels": np.int32,
+    "used": np.int64,
+}
+
+
+def _check_rows(rows):
+    """Refuse emission rows the kernels could read or write out of bounds with.
+
+    Their arrays are replaced by copies, so that no two rows (and no other attribute)
+    share an array a forged file pointed at twice: the kernels grow rows in place.
+    """
+    for name, dtype in _ROWS_DTYPES.items():
+        array = vars(rows).get(name)
+        if not (isinstance(array, np.ndarray) and array.dtype == dtype and array.ndim == 1):
+            raise ValueError(
+                f"emission rows: {name} is {_describe(array)}, not a 1-d array of {np.dtype(dtype)}"
+            )
+        setattr(rows, name, array.copy())
+    start, length, capacity, labels, used = rows.arrays
+    if not start.shape == length.shape == capacity.shape:
+        raise ValueError("emission rows: start, length and capacity differ in length")
+    if used.shape != (1,) or not 0 <= used[0] <= labels.size:
+        raise ValueError(f"emission rows: used is {used.tolist()} for a pool of {labels.size}")
+    if start.size == 0:
+        return
+    if length.min() < 0 or (length > capacity).any():
+        raise ValueError("emission rows: a row is longer than its capacity, or negative")
+    # start <= used first: start + capacity cannot overflow then
+    if start.min() < 0 or start.max() > used[0] or (start + capacity > used[0]).any():
+        raise ValueError("emission rows: a row lies outside the used part of the pool")
+    taken = np.flatnonzero(capacity)
+    by_start = taken[np.argsort(start[taken], kind="stable")]
+    if (start[by_start[1:]] < start[by_start[:-1]] + capacity[by_start[:-1]]).any():
+        raise ValueError("emission rows: two rows share pool slots")
+    # rows are disjoint and in the pool: their labels number at most the pool size
+    live = labels[rows.live_slots()]
+    if live.size:
+        ends = np.cumsum(length, dtype=np.int64)
+        rising = np.diff(live) > 0
+        # a row's first label may be below the last one of the row before it
+        rising[ends[(ends > 0) & (ends < live.size)] - 1] = True
+        if live.min() < 0:
+            raise ValueError("emission rows: a row holds a negative label")
+        if not rising.all():
+            raise ValueError("emission rows: a row's labels are not sorted, distinct labels")
+
+
+def _check_chain(chain, where, needs_rows=True):
+    """Refuse a chain whose sizes or rows do not fit together."""
+    n_features, n_labels, order = (vars(chain).get(k) for k in ("n_features", "n_labels", "order"))
+    if not (
+        _is_int(n_features) and n_features >= 0 and _is_int(n_labels) and n_labels >= 1
+    ) or order not in (0, 1, 2):
+        raise ValueError(
+            f"{where} has n_features={n_features!r}, n_labels={n_labels!r}, order={order!r}"
+        )
+    rows = vars(chain).get("rows")
+    if rows is None and not needs_rows:
+        return
+    if type(rows) is not EmissionRows:
+        raise ValueError(f"{where} has rows {_describe(rows)}, not EmissionRows")
+    if rows.n_features != n_features:
+        raise ValueError(f"{where} has {rows.n_features} emission rows for {n_features} features")
+    live = rows.labels[rows.live_slots()]
+    if live.size and live.max() >= n_labels:
+        raise ValueError(f"{where}: its emission rows hold labels beyond its {n_labels} labels")
+
+
+def _upgrade_from_version_1(estimator):
+    """Bring an estimator read from a version 1 file to today's layout (in place).
+
+    A chain's dense emission weights become full rows (every pair, row-major, as the
+    dense matrix was) and move after the other weights; the training state gets the
+    structure its arrays follow.
+    """
+    attributes = vars(estimator)
+    structure = attributes.get("structure_")
+    weights = attributes.get("_weights")
+    if isinstance(structure, LinearChain) and "rows" not in vars(structure):
+        n_features, n_labels = int(structure.n_features), int(structure.n_labels)
+        n_emission = n_features * n_labels
+        size = n_emission + structure.n_dense
+        if attributes.get("coef_") is None:
+            raise ValueError("structure_ is a chain, but there is no coef_")
+        owners = [(estimator, "coef_")]
+        if weights is not None:
+            owners += [(weights, "coef"), (weights, "coef_sum")]
+        for owner, name in owners:
+            array = vars(owner).get(name)
+            where = name if owner is estimator else f"_weights.{name}"
+            _check_weights(where, array, size, "structure_ (format version 1)")
+            if array is not None:
+                setattr(owner, name, np.concatenate([array[n_emission:], array[:n_emission]]))
+        structure.rows = EmissionRows.full(n_features, n_labels)
+    if weights is not None and structure is not None and "structure" not in vars(weights):
+        state = vars(weights)
+        arrays = dict(state)
+        state.clear()  # the structure first, as AveragedWeights sets it
+        state.update(structure=structure.training_copy(), **arrays)
 
 
 def _describe(value):

@@ -115,6 +115,27 @@ class ChainModel:
         return out
 
 
+def dense_chain_coef(structure, coef):
+    """A chain's weights in the dense layout ``[emission (n_features, n_labels) row-major |
+    transition | start | stop | trigram]`` (what ``ChainModel.to_flat`` gives)."""
+    emission = structure.emission_matrix(coef).toarray().ravel()
+    return np.concatenate([emission, coef[: structure.n_dense]])
+
+
+def full_chain(n_features, n_labels, order):
+    """A chain whose emission rows hold every (feature, label) pair, as dense weights."""
+    from skstruct.structures import LinearChain
+    from skstruct.structures.emission_rows import EmissionRows
+
+    return LinearChain(n_features, n_labels, order, EmissionRows.full(n_features, n_labels))
+
+
+def from_dense_chain_coef(structure, dense):
+    """Weights of a ``full_chain`` from the dense layout of ``dense_chain_coef``."""
+    n_emission = structure.n_features * structure.n_labels
+    return np.concatenate([dense[n_emission:], dense[:n_emission]])
+
+
 def perceptron(model, sentences, labels, orders):
     """Collins' perceptron, averaging by summing the weights after every example.
 

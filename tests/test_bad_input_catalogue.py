@@ -378,7 +378,7 @@ def _numpy_bool(c):
 def _check_numpy_bool(c, fitted):
     from_numpy, from_python = fitted
     assert np.array_equal(from_numpy.coef_, from_python.coef_)
-    assert from_numpy.coef_.size > c.fitted().coef_.size  # the flag is a feature
+    assert from_numpy.structure_.n_features > c.fitted().structure_.n_features  # a feature
 
 
 def _fit_with_none_value(c):
@@ -973,10 +973,10 @@ CATALOGUE = [
         "chains, trees",
         ModelFormatError,
         r"model\.npz was written in skstruct model format version 99 \(by skstruct 9\.0\); this "
-        r"skstruct \(.+\) reads format version 1 only\. Load it with the skstruct version that "
-        r"wrote it\.$",
+        r"skstruct \(.+\) reads format versions 1 to 2 only\. Load it with the skstruct "
+        r"version that wrote it\.$",
         "model.npz was written in skstruct model format version 99 (by skstruct 9.0); this "
-        "skstruct (0.1.0...) reads format version 1 only. Load it with the skstruct version "
+        "skstruct (0.1.0...) reads format versions 1 to 2 only. Load it with the skstruct version "
         "that wrote it.",
         _other_version,
     ),

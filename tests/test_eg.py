@@ -28,7 +28,7 @@ from skstruct.learners import _eg_duals
 from skstruct.learners._eg_duals import ChainDual, TreeDual, gold_potential
 from skstruct.learners.eg import batch_step, dual_objective, objectives, online_step
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
-from skstruct.structures import ArcFactoredTree, LinearChain
+from skstruct.structures import ArcFactoredTree, EmissionRows, LinearChain
 from tests import naive
 from tests.kernels.test_chain import _encode
 from tests.kernels.test_tree import _encoded as _encode_trees
@@ -41,8 +41,13 @@ N_FEATURES, N_LABELS = 5, 3
 F1_FLOOR, UAS_FLOOR = 0.90, 0.77
 
 
-def _chain_problem(seed, n_sentences=3, max_tokens=3):
-    """Random sparse sentences, their dual, and the twin's explicit examples."""
+def _chain_problem(seed, n_sentences=3, max_tokens=3, pairs="full"):
+    """Random sparse sentences, their chain, and the twin's explicit examples.
+
+    ``pairs``: the chain's emission pairs, ``"full"`` (every pair: the twin's dense
+    ``phi``) or ``"seen"`` (the (feature, gold label) pairs of the data, what the
+    estimator uses: the twin's ``phi`` keeps those emission columns alone).
+    """
     rng = np.random.default_rng(seed)
     sentences, labels = [], []
     for _ in range(n_sentences):
@@ -56,16 +61,28 @@ def _chain_problem(seed, n_sentences=3, max_tokens=3):
         )  # fmt: skip
         labels.append([int(v) for v in rng.integers(0, N_LABELS, size=n)])
     model = naive.ChainModel(N_FEATURES, N_LABELS)
+    keep = np.ones(N_FEATURES * N_LABELS + N_LABELS * (N_LABELS + 2), dtype=bool)
+    if pairs == "seen":  # the emission columns of pairs no token has with its gold label
+        keep[: N_FEATURES * N_LABELS] = False
+        for sentence, gold in zip(sentences, labels):
+            for token, label in zip(sentence, gold):
+                for f, _ in token:
+                    keep[f * N_LABELS + label] = True
     kappa = gold_potential(N_LABELS)
     examples = []
     for sentence, gold in zip(sentences, labels):
         paths = list(naive.all_paths(len(gold), N_LABELS))
-        phi = np.array([model.to_flat(model.phi(sentence, p)) for p in paths])
+        phi = np.array([model.to_flat(model.phi(sentence, p)) for p in paths]) * keep
         loss = np.array([sum(a != b for a, b in zip(p, gold)) for p in paths], dtype=float)
         examples.append((phi, loss, paths.index(tuple(gold)), kappa * (len(gold) - loss)))
-    structure = LinearChain(N_FEATURES, N_LABELS, order=1)
     encoded = _encode(sentences, N_FEATURES)
     flat_gold = np.array([g for lab in labels for g in lab], dtype=np.int32)
+    if pairs == "full":
+        rows = EmissionRows.full(N_FEATURES, N_LABELS)
+    else:
+        rows = EmissionRows.seen(encoded, flat_gold, N_LABELS)
+        assert rows.nnz == keep[: N_FEATURES * N_LABELS].sum() < N_FEATURES * N_LABELS
+    structure = LinearChain(N_FEATURES, N_LABELS, order=1, rows=rows)
     return structure, encoded, flat_gold, examples
 
 
@@ -94,8 +111,9 @@ def _tree_problem(seed, projective, single_root, n_sentences=3, max_words=4, n_f
 
 
 def _dual(kind, seed, C):
-    if kind == "chain":
-        structure, encoded, gold, examples = _chain_problem(seed)
+    if kind in CHAIN_KINDS:
+        pairs = "seen" if kind == "chain-seen" else "full"
+        structure, encoded, gold, examples = _chain_problem(seed, pairs=pairs)
         return ChainDual(structure, Viterbi(), encoded, gold, C), examples
     projective, single_root = {"eisner": (True, False), "eisner-1root": (True, True),
                                "matrix-tree": (False, False)}[kind]  # fmt: skip
@@ -103,11 +121,20 @@ def _dual(kind, seed, C):
     return TreeDual(structure, decoder, encoded, gold, C), examples
 
 
-KINDS = ["chain", "eisner", "eisner-1root", "matrix-tree"]
+def _dense(dual, coef):
+    """``coef`` in the twin's layout: a chain's emission pool as a dense matrix, first."""
+    if isinstance(dual, ChainDual):
+        return naive.dense_chain_coef(dual.structure, coef)
+    return coef
+
+
+CHAIN_KINDS = ["chain", "chain-seen"]  # every emission pair; the seen ones (the estimator's)
+TREE_KINDS = ["eisner", "eisner-1root", "matrix-tree"]
+KINDS = CHAIN_KINDS + TREE_KINDS
 
 
 # tree duals also run with no feature ids cached (long sentences are hashed again)
-CACHE_CASES = [(kind, True) for kind in KINDS] + [(kind, False) for kind in KINDS[1:]]
+CACHE_CASES = [(kind, True) for kind in KINDS] + [(kind, False) for kind in TREE_KINDS]
 
 
 @pytest.mark.parametrize("kind, cache", CACHE_CASES)
@@ -126,7 +153,7 @@ def test_online_iterates_equal_the_explicit_alpha_tables(
     rates = np.full(len(examples), rate)
     for step, (i, expected) in enumerate(zip(visits, twin)):
         rates[i], _ = online_step(dual, i, coef, rates[i], adaptive, ceiling=rate)
-        np.testing.assert_allclose(coef, expected, atol=1e-9, err_msg=f"step {step}")
+        np.testing.assert_allclose(_dense(dual, coef), expected, atol=1e-9, err_msg=f"step {step}")
     assert rates.tolist() == twin_rates
     np.testing.assert_allclose(dual.coef(), coef, atol=1e-9)  # incremental = afresh
 
@@ -139,7 +166,7 @@ def test_batch_iterates_equal_the_explicit_alpha_tables(kind, adaptive):
     coef, twin_rate = dual.coef(), [rate]
     for expected in naive.eg_alpha_table(examples, C, twin_rate, 6, adaptive, online=False):
         coef, rate, _ = batch_step(dual, coef, rate, adaptive, ceiling=2.0)
-        np.testing.assert_allclose(coef, expected, atol=1e-9)
+        np.testing.assert_allclose(_dense(dual, coef), expected, atol=1e-9)
     assert rate == twin_rate[0]
 
 
@@ -190,7 +217,7 @@ def test_gap_closes_on_the_n_slack_optimum(kind):
     assert result["dual"] == pytest.approx(optimum, rel=1e-7)
     assert result["dual"] <= optimum + 1e-9
     # strongly convex primal: P(w) - P* >= 1/2 ||w - w*||^2
-    assert 0.5 * np.sum((coef - w_star) ** 2) <= result["gap"] + 1e-5
+    assert 0.5 * np.sum((_dense(dual, coef) - w_star) ** 2) <= result["gap"] + 1e-5
 
 
 def test_adaptive_dual_never_decreases():
@@ -220,6 +247,62 @@ def test_tree_scatter_touches_the_features_of_every_arc():
     _eg.scatter_arcs(attrs, 0, n, ones, coef, 64, 1.0, buffer, False, dual._stamp, 0,
                      dual._ids, dual._saved)  # fmt: skip
     np.testing.assert_allclose(coef, expected)
+
+
+def _scatter_emissions_twin(sentences, lo, hi, dmu, pairs, w, scale):
+    """``w[(f, k)] += scale * v * dmu[t - lo, k]`` in dicts, for the pairs ``(f, k)``
+    that have a weight; ``sentences``' tokens flattened."""
+    tokens = [tok for s in sentences for tok in s]
+    for t in range(lo, hi):
+        for f, v in tokens[t]:
+            for k in pairs[f]:
+                w[(f, k)] += scale * v * dmu[t - lo, k]
+    return w
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_chain_scatter_adds_to_the_pairs_of_each_row_alone(seed):
+    rng = np.random.default_rng(seed)
+    sentences = [
+        [[(int(f), float(rng.normal()))
+          for f in rng.choice(N_FEATURES, int(rng.integers(1, 4)), replace=False)]
+         for _ in range(int(rng.integers(1, 5)))]
+        for _ in range(3)
+    ]  # fmt: skip
+    encoded = _encode(sentences, N_FEATURES)
+    # rows of every length, empty ones too, then free slots no row holds
+    pairs = [sorted(rng.choice(N_LABELS, int(rng.integers(0, N_LABELS + 1)), replace=False))
+             for _ in range(N_FEATURES)]  # fmt: skip
+    indptr = np.cumsum([0] + [len(p) for p in pairs])
+    rows, _ = EmissionRows.from_csr(indptr, np.concatenate([[], *pairs])).compacted(indptr[-1] + 7)
+    emission = np.zeros(rows.pool_size)
+    emission[: rows.nnz] = rng.normal(size=rows.nnz)
+    before = emission.copy()
+    matrix = rows.matrix(emission, N_LABELS)
+    w = {(f, k): matrix[f, k] for f in range(N_FEATURES) for k in pairs[f]}
+    lo, hi = int(encoded.offsets[1]), int(encoded.offsets[2])  # the second sentence
+    dmu = rng.normal(size=(hi - lo, N_LABELS))
+    stamp = np.zeros(N_FEATURES, dtype=np.int64)
+    slots, saved = np.full(64, -1, dtype=np.int64), np.empty(64)
+    args = (encoded.indptr, encoded.indices, encoded.data, lo, hi, dmu, rows.arrays)
+    k = _eg.scatter_emissions(*args, emission, -0.5, True, stamp, 1, slots, saved)
+    expected = _scatter_emissions_twin(sentences, lo, hi, dmu, pairs, w, -0.5)
+    got = rows.matrix(emission, N_LABELS)
+    assert {(f, c) for f in range(N_FEATURES) for c in got[f].indices} == set(expected)
+    for (f, c), value in expected.items():
+        assert got[f, c] == pytest.approx(value, abs=1e-12)
+    np.testing.assert_array_equal(emission[rows.nnz :], 0.0)
+    # recorded: the whole row of each feature the sentence touches, once, old values
+    touched = set(encoded.indices[encoded.indptr[lo] : encoded.indptr[hi]].tolist())
+    rows_of = [range(rows.start[f], rows.start[f] + rows.length[f]) for f in touched]
+    assert sorted(slots[:k].tolist()) == sorted(p for r in rows_of for p in r)
+    np.testing.assert_array_equal(saved[:k], before[slots[:k]])
+    after = emission.copy()
+    emission[slots[:k]] = saved[:k]  # the learner's undo
+    np.testing.assert_array_equal(emission, before)
+    # untracked: the same sums, nothing recorded
+    assert _eg.scatter_emissions(*args, emission, -0.5, False, stamp, 2, slots, saved) == 0
+    np.testing.assert_array_equal(emission, after)
 
 
 # -- the estimator ---------------------------------------------------------------------
@@ -259,6 +342,27 @@ def test_chain_estimator_learns_and_records_the_objectives(online):
         perceptron = StructuredPerceptron(features=TokenFeatures(), random_state=0)
         baseline = perceptron.fit(X[:90], y[:90]).score(X[90:], y[90:])
         assert model.score(X[90:], y[90:]) > baseline - 0.05
+
+
+def test_chain_weights_cover_every_pair():
+    X, y = _CHAIN
+    model = ExponentiatedGradientSSVM(features=TokenFeatures(), max_iter=2, random_state=0)
+    model.fit(X[:90], y[:90])
+    structure = model.structure_
+    F, L = structure.n_features, structure.n_labels
+    assert model.coef_.shape == (structure.n_dense + F * L,)
+    rows = structure.rows
+    np.testing.assert_array_equal(rows.labels, np.tile(np.arange(L), F))
+    np.testing.assert_array_equal(rows.length, np.full(F, L))
+    # the expected features give weights to pairs never seen in training: why EG keeps all
+    encoded, gold = model.encode(X[:90], y[:90])
+    seen = EmissionRows.seen(encoded, gold, L).nnz
+    assert np.count_nonzero(structure.emission_matrix(model.coef_).toarray()) > seen
+    # parsers keep their hashed arc features
+    X_trees, y_trees = _TREE_DATA
+    parser = ExponentiatedGradientSSVM(decoder=Eisner(), max_iter=1, random_state=0)
+    parser.fit(X_trees[:20], y_trees[:20])
+    assert parser.coef_.shape == (parser.structure_.n_weights,)
 
 
 def test_tol_stops_at_a_small_gap():

@@ -11,9 +11,12 @@ from sklearn.model_selection import GridSearchCV
 
 from skstruct import SWVP, ParameterMixing, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct.datasets import make_chain_data
+from skstruct.learners import mixing
 from skstruct.learners._shard_cache import ShardRef, WeightsRef, forget
 from skstruct.learners._shard_cache import weights as cache_weights
-from skstruct.learners.mixing import _shard_epochs
+from skstruct.learners._weights import AveragedWeights
+from skstruct.learners.mixing import _Round, _shard_epochs, _ShardResult
+from skstruct.structures import ArcFactoredTree, EmissionRows, LinearChain
 
 
 @pytest.fixture(scope="module")
@@ -58,7 +61,8 @@ def test_theorem2_one_shot_mixing_does_not_separate(mu):
     assert one_shot.shards_[0].tolist() == [0, 1]  # the paper's T1 and T2
     assert one_shot.score(X, y) < 1.0
     if mu == [1, 0]:  # each shard converged to the paper's w1 (first block, then second)
-        emission = one_shot.estimator_.structure_.split(one_shot.coef_)[0]
+        structure = one_shot.estimator_.structure_
+        emission = structure.emission_matrix(one_shot.coef_).toarray()
         names = one_shot.estimator_.encoder_.get_feature_names_out().tolist()
         w = {name: emission[i] for i, name in enumerate(names)}  # columns: a (1), b (0)
         assert [w["f0"][1], w["f1"][1], w["f2"][1]] == [1, 1, 0]
@@ -75,10 +79,11 @@ def test_theorem2_iterative_mixing_separates():
 # -- engines -----------------------------------------------------------------------------------
 
 
-def _mixed(data, **params):
+def _mixed(data, max_iter=3, **params):
     X, y = data
     learner = StructuredPerceptron(update="max_violation", random_state=1)
-    return ParameterMixing(learner, n_shards=4, max_iter=3, random_state=2, **params).fit(X, y)
+    mixer = ParameterMixing(learner, n_shards=4, max_iter=max_iter, random_state=2, **params)
+    return mixer.fit(X, y)
 
 
 def test_results_do_not_depend_on_n_jobs_or_backend(data):
@@ -86,6 +91,24 @@ def test_results_do_not_depend_on_n_jobs_or_backend(data):
     np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
     with joblib.parallel_config(backend="threading"):
         np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
+
+
+def test_chain_mixes_that_add_no_pair_send_changes_only(data, monkeypatch):
+    # After a mix that added pairs every task gets the full state; after one that kept
+    # the layout, workers catch up from the changes. Either way: the same weights.
+    relaid, mix = [], mixing._mix
+
+    def spy(mu, state, results):
+        state, change = mix(mu, state, results)
+        relaid.append(change is None)
+        return state, change
+
+    monkeypatch.setattr(mixing, "_mix", spy)
+    reference = _mixed(data, max_iter=12).coef_
+    assert relaid[0] and not all(relaid)
+    np.testing.assert_array_equal(_mixed(data, max_iter=12, n_jobs=2).coef_, reference)
+    with joblib.parallel_config(backend="threading"):
+        np.testing.assert_array_equal(_mixed(data, max_iter=12, n_jobs=2).coef_, reference)
 
 
 def test_threads_do_not_share_a_shards_weights():
@@ -259,9 +282,8 @@ def test_shard_task_leaves_the_shared_learner_untouched(data):
     state, data = learner.init_state(X, y)
     worker = learner.worker_copy()
     before = dict(vars(worker))
-    n = state.coef.size
     shard = ShardRef("untouched", 0, data)
-    _shard_epochs(worker, shard, [np.arange(len(X))], WeightsRef("untouched", 0, n))
+    _shard_epochs(worker, shard, [np.arange(len(X))], WeightsRef("untouched", 0, state.structure))
     assert vars(worker).keys() == before.keys()
     assert all(vars(worker)[k] is v for k, v in before.items())
     forget("untouched")
@@ -274,11 +296,11 @@ def _encoded_shard(data, n=60):
     X, y = data
     learner = clone(StructuredPerceptron(random_state=0))
     state, data = learner.init_state(X[:n], y[:n])
-    return learner.worker_copy(), data, state.coef.size
+    return learner.worker_copy(), data, state.structure
 
 
 def test_a_worker_without_the_data_says_so_and_gets_it_sent(data):
-    worker, shard, n = _encoded_shard(data)
+    worker, shard, n = _encoded_shard(data)  # n: the structure of round 0's weights
     visits = [np.arange(60)]
     try:
         # a worker that never saw the shard, or the weights of round 2, says what it lacks
@@ -289,14 +311,40 @@ def test_a_worker_without_the_data_says_so_and_gets_it_sent(data):
         assert (answer.shard, answer.weights) == (False, True)
         # the shard is now kept: the same call without it gives the same result
         again = _shard_epochs(worker, ShardRef("new", 0), visits, WeightsRef("new", 0, n))
-        for a, b in zip(first[:4], again[:4]):
-            np.testing.assert_array_equal(a, b)
+        for name in ("coef", "coef_sum", "n_seen"):
+            np.testing.assert_array_equal(getattr(first, name), getattr(again, name))
+        assert first.structure.n_weights == first.coef.size > n.n_weights  # it grew
+        np.testing.assert_array_equal(first.structure.pair_codes(), again.structure.pair_codes())
     finally:
         forget("new")
 
 
+@pytest.mark.filterwarnings("ignore:`sklearn.utils.parallel.delayed` should be used")
+def test_a_task_sent_again_carries_its_shard_and_the_full_weights(data):
+    # A round after a relayout sends the full weights; a worker lacking the shard says
+    # so, and the task sent again may land on a worker that kept nothing at all.
+    worker, shard, structure = _encoded_shard(data)
+    state = (structure, np.zeros(structure.n_weights), np.zeros(structure.n_weights), 0)
+    visits = [[np.arange(60)]]
+
+    def parallel(tasks):  # runs here, then "moves" to a worker that kept nothing
+        results = [function(*args, **kwargs) for function, args, kwargs in tasks]
+        forget("again")
+        return results
+
+    try:
+        args = ("again", 1, worker, [shard], visits, state, (), structure)
+        results = _Round(*args, True).run(parallel)
+        assert isinstance(results[0], _ShardResult) and results[0].n_seen == 60
+        forget("again")
+        reference = _Round("again", 0, worker, [shard], visits, state, (), structure, False)
+        np.testing.assert_array_equal(reference.run(parallel)[0].coef, results[0].coef)
+    finally:
+        forget("again")
+
+
 def test_kept_weights_catch_up_from_the_changes_sent():
-    n = 6
+    n = ArcFactoredTree(6)  # a fixed layout of 6 weights
     changes = [
         (1, np.array([0, 3]), np.array([1.0, -1.0]), np.array([0.5, 0.0]), 2),
         (2, np.array([3, 5]), np.array([2.0, 4.0]), np.array([1.0, 1.0]), 4),
@@ -304,7 +352,8 @@ def test_kept_weights_catch_up_from_the_changes_sent():
     ]
     try:
         # a worker that saw nothing rebuilds round 3 from round 0 (all zeros)
-        coef, coef_sum, n_seen = cache_weights(WeightsRef("c", 3, n, changes=changes))
+        structure, coef, coef_sum, n_seen = cache_weights(WeightsRef("c", 3, n, changes=changes))
+        assert structure is n
         np.testing.assert_array_equal(coef, [1, 7, 0, 2, 0, 4])
         np.testing.assert_array_equal(coef_sum, [0.5, 3, 0, 1, 0, 1])
         assert n_seen == 6
@@ -312,8 +361,84 @@ def test_kept_weights_catch_up_from_the_changes_sent():
         # one that lags further back than the changes sent cannot
         forget("c")
         assert cache_weights(WeightsRef("c", 3, n, changes=changes[1:])) is None
-        full = (np.arange(6.0), np.ones(6), 9)
-        assert cache_weights(WeightsRef("c", 3, n, full=full))[2] == 9
-        np.testing.assert_array_equal(cache_weights(WeightsRef("c", 3, n))[0], np.arange(6.0))
+        full = (n, np.arange(6.0), np.ones(6), 9)
+        assert cache_weights(WeightsRef("c", 3, n, full=full))[3] == 9
+        np.testing.assert_array_equal(cache_weights(WeightsRef("c", 3, n))[1], np.arange(6.0))
     finally:
         forget("c")
+
+
+# -- chains: shards with layouts of their own --------------------------------------------------
+
+
+def _prefixed(X, prefix):
+    return [[{f"{prefix}{key}": value for key, value in token.items()} for token in x] for x in X]
+
+
+def test_chain_shards_touching_different_pairs_mix_in_the_union_layout():
+    # Two shards over disjoint vocabularies: their updates touch different (feature,
+    # label) pairs, so each comes back with emission rows the other lacks.
+    XA, yA = make_chain_data(30, n_labels=3, n_words=12, random_state=0)
+    XB, yB = make_chain_data(30, n_labels=3, n_words=12, random_state=1)
+    features = TokenFeatures()
+    X = _prefixed(features.fit_transform(XA), "a:") + _prefixed(features.transform(XB), "b:")
+    y = yA + yB
+    learner = StructuredPerceptron(average=False, shuffle=False, max_iter=3)
+    mu = np.array([0.75, 0.25])
+    mixed = ParameterMixing(learner, n_shards=2, iterative=False, mixing=mu, shuffle=False)
+    mixed.fit(X, y)
+    assert [s.tolist() for s in mixed.shards_] == [list(range(30)), list(range(30, 60))]
+
+    # each shard on its own, with the same encoding, from zero weights
+    reference = clone(learner)
+    state, (encoded, labels) = reference.init_state(X, y)
+    bounds = encoded.offsets
+    emissions, dense = [], []
+    for shard in mixed.shards_:
+        weights = state.copy()
+        shard_data = (encoded.take(shard), labels[bounds[shard[0]] : bounds[shard[-1] + 1]])
+        for _ in range(learner.max_iter):
+            reference.run_epoch(weights, shard_data, np.arange(len(shard)))
+        structure, coef = weights.structure, weights.coef
+        emissions.append(structure.emission_matrix(coef).toarray())
+        dense.append(coef[: structure.n_dense])
+    touched = [emission != 0 for emission in emissions]
+    assert touched[0].any() and touched[1].any() and not (touched[0] & touched[1]).any()
+
+    structure = mixed.estimator_.structure_
+    np.testing.assert_array_equal(
+        structure.emission_matrix(mixed.coef_).toarray(),
+        mu[0] * emissions[0] + mu[1] * emissions[1],
+    )
+    np.testing.assert_array_equal(
+        mixed.coef_[: structure.n_dense], mu[0] * dense[0] + mu[1] * dense[1]
+    )
+
+
+def test_chain_union_and_moved():
+
+    def chain(pairs):
+        codes = np.array(sorted(f * 3 + k for f, k in pairs), dtype=np.int64)
+        features, labels = np.divmod(codes, 3)
+        indptr = np.concatenate([[0], np.cumsum(np.bincount(features, minlength=4))])
+        return LinearChain(4, 3, order=1, rows=EmissionRows.from_csr(indptr, labels))
+
+    a, b = chain([(0, 1), (2, 0), (2, 2)]), chain([(1, 1), (2, 1), (2, 2)])
+    union = a.union([b])
+    assert union.rows.nnz == 5 and a.union() is a and union.union([a, b]) is union
+    coef = np.arange(1.0, a.n_weights + 1)
+    moved = a.moved(coef, union)
+    np.testing.assert_array_equal(moved[: a.n_dense], coef[: a.n_dense])
+    np.testing.assert_array_equal(
+        union.emission_matrix(moved).toarray(), a.emission_matrix(coef).toarray()
+    )
+    with pytest.raises(ValueError, match="lacks pairs"):
+        union.moved(np.zeros(union.n_weights), a)
+    # a training layout (free slots, a row moved) compacts to the same weights
+    grown = a.training_copy()
+    state = AveragedWeights.from_state(grown, coef.copy(), coef.copy(), 1)
+    grown.grow(state, pool_size=20)
+    compact = state.compacted()
+    assert compact.structure.is_compact() and compact.coef.size == a.n_weights
+    np.testing.assert_array_equal(compact.coef, coef)
+    np.testing.assert_array_equal(compact.coef_sum, coef)

@@ -5,7 +5,7 @@ import itertools
 import numpy as np
 import pytest
 
-from skstruct import StructuredPerceptron, TokenFeatures, Viterbi
+from skstruct import BeamSearch, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct.datasets import make_chain_data
 from skstruct.features import TokenDictEncoder
 from tests import naive
@@ -96,7 +96,11 @@ def test_estimator_matches_python_twin(average, order):
     labels = [[int(label[1]) for label in seq] for seq in y]
     orders = [range(len(X))] * 3
     w, mean, mistakes = naive.perceptron(model, _as_sparse(encoded), labels, orders)
-    np.testing.assert_allclose(est.coef_, model.to_flat(mean if average else w), atol=1e-12)
+    np.testing.assert_allclose(
+        naive.dense_chain_coef(est.structure_, est.coef_),
+        model.to_flat(mean if average else w),
+        atol=1e-12,
+    )
     assert [r["mistakes"] for r in est.history_] == mistakes
 
 
@@ -185,8 +189,8 @@ def test_hashed_features_learn_as_well(data):
     X, y = data
     exact = StructuredPerceptron(random_state=0).fit(X, y)
     hashed = StructuredPerceptron(n_features=2**12, random_state=0).fit(X, y)
-    n_labels = len(hashed.classes_)
-    assert hashed.coef_.size == 2**12 * n_labels + n_labels * (n_labels + 2)
+    assert hashed.structure_.n_features == 2**12
+    assert hashed.structure_.emission_matrix(hashed.coef_).shape == (2**12, len(hashed.classes_))
     assert hashed.score(X, y) >= exact.score(X, y) - 0.02
 
 
@@ -223,3 +227,33 @@ def test_python_crfsuite_shorthand_tokens_train_the_same_model():
     two = StructuredPerceptron(random_state=0).fit(flat, y)
     np.testing.assert_array_equal(one.coef_, two.coef_)
     assert one.predict(shorthand) == two.predict(flat) == y
+
+
+@pytest.mark.parametrize(
+    "decoder", [BeamSearch(beam_size=4), Viterbi(order=0)], ids=["beam", "order0"]
+)
+def test_weights_grow_with_updates_not_features_times_labels(decoder):
+    # Brown's 472 tags over a vocabulary of thousands of features: a dense emission matrix
+    # would take n_features x n_labels floats (tens of MB); the rows take what updates touch.
+    import tracemalloc
+
+    X, y = make_chain_data(2000, n_labels=472, n_words=20000, length=(5, 15), random_state=0)
+    model = StructuredPerceptron(decoder, update="max_violation", features=TokenFeatures(),
+                                 max_iter=2, random_state=0)  # fmt: skip
+    model.fit(X[:5], y[:5])  # compile outside the measurement
+    tracemalloc.start()
+    model.fit(X, y)
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    structure, state = model.structure_, model._weights
+    F, L = structure.n_features, structure.n_labels
+    assert L > 450 and F > 20000
+    dense_bytes = 8 * F * L
+    assert peak < dense_bytes / 2  # one dense array alone would exceed it
+    # every weight array holds the dense part (labels^2) plus pairs an update touched
+    n_emission = state.coef.size - structure.n_dense
+    assert state.coef.shape == state.coef_sum.shape
+    assert n_emission <= max(2 * state.structure.rows.nnz + 4 * L, 1024) < F * L / 20
+    assert model.coef_.shape == (structure.n_dense + structure.rows.nnz,)
+    emission = structure.emission_matrix(model.coef_)
+    assert emission.shape == (F, L) and emission.nnz == structure.rows.nnz

@@ -30,8 +30,10 @@ from skstruct import (
     load,
     save,
 )
+from skstruct._persistence import FORMAT_VERSION
 from skstruct.datasets import make_chain_data
 from skstruct.features import crfsuite_tutorial_features
+from skstruct.structures import EmissionRows, LinearChain
 from skstruct.updates import EarlyUpdate
 from tests.test_contract import _tree_data
 
@@ -387,9 +389,11 @@ def model_file(fitted, tmp_path):
     return path
 
 
-def test_other_format_versions_are_refused_naming_both(model_file):
-    _forge(model_file, lambda doc: doc.update(format_version=99, skstruct_version="9.0"))
-    with pytest.raises(ModelFormatError, match=r"format version 99 \(by skstruct 9.0\).* 1 only"):
+@pytest.mark.parametrize("version", [99, 0, "2", None])
+def test_other_format_versions_are_refused_naming_both(version, model_file):
+    _forge(model_file, lambda doc: doc.update(format_version=version, skstruct_version="9.0"))
+    message = rf"format version {version!r} \(by skstruct 9.0\).* versions 1 to 2 only"
+    with pytest.raises(ModelFormatError, match=message):
         load(model_file)
 
 
@@ -519,3 +523,348 @@ def test_arc_standard_models_saved_before_the_transition_system_rename_load(tmp_
     assert "ArcStandardSystem" in _arrays(path)[_DOCUMENT].tobytes().decode()
     loaded = load(path)
     assert loaded.predict(X) == model.predict(X)
+
+
+# -- format version 1: dense chains, training states without a structure -----------------
+
+
+def _estimators(model):
+    """``model`` and the learner it holds (ParameterMixing's ``estimator_``)."""
+    inner = vars(model).get("estimator_")
+    return [model] if inner is None else [model, inner]
+
+
+def _dense_layout(chain, coef):
+    """``coef`` (laid out by ``chain``) in version 1's layout: ``[emission (n_features *
+    n_labels, row-major) | transition | start | stop | trigram]``."""
+    emission = chain.emission_matrix(coef).toarray().ravel()
+    return np.concatenate([emission, coef[: chain.n_dense]])
+
+
+def _as_version_1(model):
+    """A copy of ``model`` as format version 1 held it: chains with dense emission
+    weights first, training states (``_weights``) without a structure."""
+    model = pickle.loads(pickle.dumps(model))
+    for estimator in _estimators(model):
+        structure = vars(estimator).get("structure_")
+        weights = vars(estimator).get("_weights")
+        if isinstance(structure, LinearChain):
+            estimator.coef_ = _dense_layout(structure, estimator.coef_)
+            if weights is not None:
+                weights.coef = _dense_layout(weights.structure, weights.coef)
+                weights.coef_sum = _dense_layout(weights.structure, weights.coef_sum)
+            del structure.rows
+        if weights is not None:
+            del weights.structure
+    return model
+
+
+def _save_version_1(model, path):
+    """Write ``model`` as a format version 1 file (as skstruct wrote before chains had
+    emission rows)."""
+    save(_as_version_1(model), path)
+    _forge(path, lambda document: document.update(format_version=1))
+    assert json.loads(_arrays(path)[_DOCUMENT].tobytes())["format_version"] == 1
+
+
+def test_files_are_written_in_the_current_format_version(model_file):
+    assert FORMAT_VERSION == 2
+    assert json.loads(_arrays(model_file)[_DOCUMENT].tobytes())["format_version"] == 2
+
+
+def test_the_version_1_helper_writes_the_old_layout(fitted, tmp_path):
+    model = fitted["chain"]
+    path = tmp_path / "old.npz"
+    _save_version_1(model, path)
+    document = json.loads(_arrays(path)[_DOCUMENT].tobytes())
+    attributes = document["model"]["attributes"]
+    assert set(attributes["structure_"]["state"]) == {"n_features", "n_labels", "order"}
+    assert set(attributes["_weights"]["state"]) == {"coef", "coef_sum", "n_seen"}
+    coef = _arrays(path)[attributes["coef_"]["key"]]
+    chain = model.structure_
+    n_emission = chain.n_features * chain.n_labels
+    assert coef.shape == (n_emission + chain.n_dense,)
+    dense = chain.emission_matrix(model.coef_).toarray()
+    np.testing.assert_array_equal(coef[:n_emission].reshape(dense.shape), dense)
+    np.testing.assert_array_equal(coef[n_emission:], model.coef_[: chain.n_dense])
+
+
+@pytest.mark.parametrize(("name", "estimator", "data"), CASES, ids=_ids(CASES))
+def test_version_1_files_load_as_the_same_model(name, estimator, data, fitted, tmp_path):
+    model = fitted[name]
+    path = tmp_path / "old.npz"
+    _save_version_1(model, path)
+    loaded = load(path)
+    X, y = data()
+    assert loaded.predict(X) == model.predict(X)
+    assert loaded.score(X, y) == model.score(X, y)
+    for old, new in zip(_estimators(loaded), _estimators(model)):
+        structure = vars(new).get("structure_")
+        if structure is None:  # ParameterMixing: its learner follows
+            continue
+        if not isinstance(structure, LinearChain):
+            assert _same(old, new)  # trees and transition systems: nothing changed
+            continue
+        chain = old.structure_
+        # a weight for every pair, row-major: the dense matrix the file held
+        assert _same(chain.rows, EmissionRows.full(chain.n_features, chain.n_labels))
+        assert (chain.n_features, chain.n_labels, chain.order) == (
+            structure.n_features, structure.n_labels, structure.order
+        )  # fmt: skip
+        np.testing.assert_array_equal(
+            chain.emission_matrix(old.coef_).toarray(),
+            structure.emission_matrix(new.coef_).toarray(),
+        )
+        np.testing.assert_array_equal(old.coef_[: chain.n_dense], new.coef_[: structure.n_dense])
+        if "_weights" in vars(new):
+            state, original = old._weights, new._weights
+            assert state.structure is not chain and _same(state.structure, chain)
+            assert state.n_seen == original.n_seen
+            for field in ("coef", "coef_sum"):
+                a, b = getattr(state, field), getattr(original, field)
+                np.testing.assert_array_equal(
+                    state.structure.emission_matrix(a).toarray(),
+                    original.structure.emission_matrix(b).toarray(),
+                )
+                np.testing.assert_array_equal(a[: chain.n_dense], b[: chain.n_dense])
+    # and it is written back as version 2
+    assert _same(_round_trip(loaded, tmp_path), loaded)
+
+
+@pytest.mark.parametrize(("name", "estimator", "data"), CONTINUABLE, ids=_ids(CONTINUABLE))
+def test_version_1_models_train_on_exactly_as_before(name, estimator, data, fitted, tmp_path):
+    model = pickle.loads(pickle.dumps(fitted[name]))  # a copy that may train on
+    path = tmp_path / "old.npz"
+    _save_version_1(model, path)
+    loaded = load(path)
+    X, y = data()
+    model.partial_fit(X, y)
+    loaded.partial_fit(X, y)
+    # a fitted model keeps the pairs of nonzero weight: the same layout, the same weights
+    assert _same(loaded.structure_, model.structure_)
+    np.testing.assert_array_equal(loaded.coef_, model.coef_)
+    model.set_params(warm_start=True, max_iter=1).fit(X[:20], y[:20])
+    loaded.set_params(warm_start=True, max_iter=1).fit(X[:20], y[:20])
+    np.testing.assert_array_equal(loaded.coef_, model.coef_)
+    assert loaded.predict(X) == model.predict(X)
+
+
+def test_version_1_weights_of_the_wrong_size_are_refused(fitted, tmp_path):
+    path = tmp_path / "old.npz"
+    _save_version_1(fitted["chain"], path)
+
+    def shorten_coef(document):
+        document["model"]["attributes"]["coef_"] = {"$": "array", "key": "short"}
+
+    _forge(path, shorten_coef, short=np.zeros(10))
+    with pytest.raises(ModelFormatError, match=r"coef_ .*\(10,\).*\(format version 1\) needs"):
+        load(path)
+
+
+def test_version_2_keeps_the_training_state_with_its_free_room(fitted, tmp_path):
+    model = fitted["chain"]
+    rows = model._weights.structure.rows
+    assert rows.pool_size > rows.nnz  # growing room (and holes) in the training state
+    loaded = _round_trip(model, tmp_path)
+    assert _same(loaded._weights, model._weights)
+    assert loaded._weights.structure is not loaded.structure_
+
+
+# -- forged emission rows -------------------------------------------------------------------
+
+
+def _rows_node(document, owner):
+    attributes = document["model"]["attributes"]
+    if owner == "_weights":
+        return attributes["_weights"]["state"]["structure"]["state"]["rows"]["state"]
+    return attributes["structure_"]["state"]["rows"]["state"]
+
+
+def _forge_rows(path, change, owner="structure_"):
+    """Rewrite the emission rows of ``owner`` (``structure_`` or ``_weights``) with
+    ``change(rows)``, ``rows`` a dict of copies of their arrays."""
+    members = _arrays(path)
+    document = json.loads(members[_DOCUMENT].tobytes())
+    node = _rows_node(document, owner)
+    rows = {field: members[node[field]["key"]].copy() for field in node}
+    change(rows)
+    for field, array in rows.items():
+        key = f"forged_{owner}_{field}"
+        members[key] = array
+        node[field] = {"$": "array", "key": key}
+    members[_DOCUMENT] = np.frombuffer(json.dumps(document).encode(), dtype=np.uint8)
+    np.savez(path, **members)
+
+
+def _a_row(rows, at_least=1):
+    """A row holding ``at_least`` labels."""
+    return int(np.flatnonzero(rows["length"] >= at_least)[0])
+
+
+def _set(rows, field, index, value):
+    rows[field][index] = value
+
+
+def _unsort(rows):
+    f = _a_row(rows, 2)
+    s = rows["start"][f]
+    rows["labels"][s : s + 2] = rows["labels"][s : s + 2][::-1].copy()
+
+
+def _repeat_label(rows):
+    f = _a_row(rows, 2)
+    s = rows["start"][f]
+    rows["labels"][s + 1] = rows["labels"][s]
+
+
+def _overlap(rows):
+    first, second = np.flatnonzero(rows["capacity"])[:2]
+    rows["start"][second] = rows["start"][first]
+
+
+def _label_beyond(rows):
+    f = _a_row(rows)
+    rows["labels"][rows["start"][f] + rows["length"][f] - 1] = 3  # the chain has 3 labels
+
+
+def _negative_label(rows):
+    f = _a_row(rows)
+    rows["labels"][rows["start"][f]] = -1
+
+
+_ROW_FORGERIES = [
+    ("labels-int64", lambda r: r.update(labels=r["labels"].astype(np.int64)), "labels is an"),
+    ("start-int32", lambda r: r.update(start=r["start"].astype(np.int32)), "start is an"),
+    ("big-endian", lambda r: r.update(length=r["length"].astype(">i4")), "length is an"),
+    ("2-d", lambda r: r.update(capacity=r["capacity"][None]), "capacity is an"),
+    ("short", lambda r: r.update(length=r["length"][:-1]), "differ in length"),
+    ("used-beyond", lambda r: r.update(used=r["used"] + r["labels"].size), "used is"),
+    ("used-negative", lambda r: r.update(used=-r["used"]), "used is"),
+    ("used-two", lambda r: r.update(used=np.zeros(2, np.int64)), "used is"),
+    ("too-long", lambda r: _set(r, "length", _a_row(r), r["capacity"][_a_row(r)] + 1), "longer"),
+    ("negative-length", lambda r: _set(r, "length", 0, -1), "longer than its capacity, or"),
+    ("start-beyond", lambda r: _set(r, "start", _a_row(r), r["used"][0]), "outside"),
+    ("start-negative", lambda r: _set(r, "start", _a_row(r), -1), "outside"),
+    ("start-huge", lambda r: _set(r, "start", 0, 2**62), "outside"),
+    ("capacity-beyond", lambda r: _set(r, "capacity", _a_row(r), 2**31 - 1), "outside"),
+    ("overlap", _overlap, "share pool slots"),
+    ("unsorted", _unsort, "not sorted"),
+    ("repeated", _repeat_label, "not sorted, distinct"),
+    ("label-beyond", _label_beyond, "beyond its 3 labels"),
+    ("negative-label", _negative_label, "negative label"),
+]
+
+
+@pytest.mark.parametrize("owner", ["structure_", "_weights"])
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [forgery[1:] for forgery in _ROW_FORGERIES],
+    ids=[forgery[0] for forgery in _ROW_FORGERIES],
+)
+def test_forged_emission_rows_are_refused(change, message, owner, model_file):
+    _forge_rows(model_file, change, owner)
+    with pytest.raises(ModelFormatError, match=message):
+        load(model_file)
+
+
+def _chain_state(document, owner="structure_"):
+    attributes = document["model"]["attributes"]
+    if owner == "_weights":
+        return attributes["_weights"]["state"]["structure"]["state"]
+    return attributes["structure_"]["state"]
+
+
+@pytest.mark.parametrize(
+    ("forgery", "message"),
+    [
+        (lambda doc: _chain_state(doc).update(n_features=379), "380 emission rows for 379"),
+        (lambda doc: _chain_state(doc).update(order=3), "order=3"),
+        (lambda doc: _chain_state(doc).update(n_labels=True), "n_labels=True"),
+        (lambda doc: _chain_state(doc).pop("rows"), "rows a NoneType, not EmissionRows"),
+        (lambda doc: _chain_state(doc).update(rows=[1]), "rows a list"),
+        (
+            lambda doc: _chain_state(doc)["rows"]["state"].update(start=[0]),
+            "start is a list",
+        ),
+        (
+            lambda doc: doc["model"]["attributes"]["_weights"]["state"].pop("structure"),
+            "_weights.structure is a NoneType",
+        ),
+        (
+            lambda doc: _chain_state(doc, "_weights").update(n_features=379),
+            "380 emission rows for 379",
+        ),
+        (
+            lambda doc: doc["model"]["attributes"]["_weights"]["state"]["coef"].update(
+                key=doc["model"]["attributes"]["coef_"]["key"]
+            ),
+            r"_weights.coef is an array of shape \(\d+,\).*_weights.structure needs",
+        ),
+    ],
+)
+def test_forged_chains_are_refused(forgery, message, model_file):
+    _forge(model_file, forgery)
+    with pytest.raises(ModelFormatError, match=message):
+        load(model_file)
+
+
+def test_feature_ids_beyond_the_rows_are_refused(model_file):
+    def point_ids(document):
+        encoder = document["model"]["attributes"]["encoder_"]["state"]
+        encoder["code_ids_"] = {"$": "array", "key": "ids"}
+
+    _forge(model_file, point_ids, ids=np.array([0, 380]))
+    with pytest.raises(ModelFormatError, match="code_ids_"):
+        load(model_file)
+
+
+def test_rows_arrays_a_file_shares_are_not_shared_once_loaded(fitted, model_file):
+    # a forged file may point two rows at the same arrays; the kernels grow rows in
+    # place, so each loaded rows object must own its arrays
+    def share(document):
+        attributes = document["model"]["attributes"]
+        state = attributes["_weights"]["state"]
+        state["structure"]["state"]["rows"] = attributes["structure_"]["state"]["rows"]
+        state["coef"] = state["coef_sum"] = attributes["coef_"]
+
+    _forge(model_file, share)
+    loaded = load(model_file)
+    fields = ("start", "length", "capacity", "labels", "used")
+    arrays = [getattr(rows, f) for rows in (loaded.structure_.rows, loaded._weights.structure.rows)
+              for f in fields]  # fmt: skip
+    assert not any(np.shares_memory(a, b) for i, a in enumerate(arrays) for b in arrays[i + 1 :])
+    X, y = _chain()
+    expected = fitted["chain"].predict(X)
+    assert loaded.predict(X) == expected
+    loaded.partial_fit(X, y)  # the compact training state grows its pool
+
+
+def test_randomly_forged_rows_never_crash(fitted, model_file):
+    # every forgery is refused, or loads as a model that predicts and trains: a bad
+    # index reaching a kernel would crash the interpreter instead
+    original = model_file.read_bytes()
+    X, y = _chain()
+    rng = np.random.RandomState(0)
+    fields = ["start", "length", "capacity", "labels", "used"]
+    loaded_some = 0
+    for _ in range(60):
+        model_file.write_bytes(original)
+        owner = ["structure_", "_weights"][rng.randint(2)]
+        field = fields[rng.randint(len(fields))]
+
+        def change(rows, field=field):
+            array = rows[field]
+            index = rng.randint(array.size)
+            pool = rows["labels"].size
+            values = [-1, 0, 1, 2, 3, pool - 1, pool, pool + 7, 2**31 - 1, array[index] + 1]
+            array[index] = values[rng.randint(len(values))]
+
+        _forge_rows(model_file, change, owner)
+        try:
+            loaded = load(model_file)
+        except ModelFormatError:
+            continue
+        loaded_some += 1
+        loaded.predict(X)
+        loaded.partial_fit(X, y)
+    assert 0 < loaded_some < 60

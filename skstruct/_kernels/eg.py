@@ -3,9 +3,12 @@
 ``w = C * sum_i (phi(x_i, y_i) - E_{alpha_i}[phi(x_i, y)])`` is a sum over parts of
 part features weighted by marginals, so adding ``scale * sum_r dmu_r * phi_r`` for a
 change ``dmu`` of one example's marginals is all the EG learner ever does to ``w``.
+A chain's ``phi`` has an emission coordinate only for the (feature, label) pairs of
+its emission rows (the EG learner gives it every pair): the scatter adds to those alone.
 
 With ``track=True`` the kernels also record, the first time each weight is touched,
-its index and old value (``stamp[j] == mark`` marks it seen). The learner reads the
+its index and old value (``stamp[j] == mark`` marks it seen; a chain records the
+whole row of a feature the first time one of its tokens touches it). The learner reads the
 change of ``||w||^2`` off them to get the exact change of the dual objective, and
 restores them when it rejects a step.
 """
@@ -18,22 +21,31 @@ from .tree import arc_feature_ids
 
 @njit
 def scatter_emissions(
-    indptr, indices, data, lo, hi, dmu, emission, scale, track, stamp, mark, rows, saved
+    indptr, indices, data, lo, hi, dmu, rows, emission, scale, track, stamp, mark, slots, saved
 ):  # fmt: skip
-    """``emission[f, :] += scale * v * dmu[t - lo, :]`` for tokens ``lo:hi``, feature
-    ``f`` of value ``v``. Returns how many emission rows were recorded (``track``)."""
+    """``w[f, k] += scale * v * dmu[t - lo, k]`` for tokens ``lo:hi``, feature ``f`` of
+    value ``v``, and every label ``k`` of row ``f`` (the pairs that have a weight;
+    ``emission`` is the pool the ``rows`` lay out, see :mod:`skstruct._kernels.rows`).
+
+    With ``track``, the first time a feature is touched its row's pool slots and old
+    values go to ``slots`` and ``saved`` (room for the summed row lengths of the
+    tokens' features). Returns how many slots were recorded.
+    """
+    start, length, _, labels, _ = rows
     k = 0
     for t in range(lo, hi):
         for j in range(indptr[t], indptr[t + 1]):
             f = indices[j]
+            first, end = start[f], start[f] + length[f]
             if track and stamp[f] != mark:
                 stamp[f] = mark
-                rows[k] = f
-                saved[k, :] = emission[f, :]
-                k += 1
+                for p in range(first, end):
+                    slots[k] = p
+                    saved[k] = emission[p]
+                    k += 1
             v = scale * data[j]
-            for c in range(emission.shape[1]):
-                emission[f, c] += v * dmu[t - lo, c]
+            for p in range(first, end):
+                emission[p] += v * dmu[t - lo, labels[p]]
     return k
 
 

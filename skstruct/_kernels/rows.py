@@ -156,4 +156,3 @@ def add_pair(rows, f, k, value, emission):
     p = slot(rows, f, k)
     if p >= 0:
         emission[p] += value
-

@@ -59,4 +59,3 @@ class EncodedSequences(NamedTuple):
         return EncodedSequences(
             indptr, self.indices[entries], self.data[entries], offsets, self.n_features
         )
-

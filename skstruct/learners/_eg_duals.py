@@ -8,7 +8,9 @@ and the expected loss (for the dual objective).
 Chains: unary parts ``(t, label)`` carry their own potentials; every transition part
 of a sentence has the features of its label pair wherever it sits and no loss, so
 its EG updates are the same at every position and one ``(L, L)`` matrix per sentence
-holds them exactly (likewise start and stop). Trees: one potential per possible arc.
+holds them exactly (likewise start and stop). Emission features are the (feature,
+label) pairs of the chain's emission rows, fixed for the whole of training. Trees: one
+potential per possible arc.
 """
 
 from typing import NamedTuple
@@ -44,7 +46,13 @@ class Proposal(NamedTuple):
 
 
 class ChainDual:
-    """Dual variables of a first-order :class:`~skstruct.structures.LinearChain`."""
+    """Dual variables of a first-order :class:`~skstruct.structures.LinearChain`.
+
+    ``phi`` has an emission coordinate for each (feature, label) pair of the chain's
+    emission rows and for no other (the learner passes every pair), so
+    ``w`` is the chain's weight vector ``[transition | start | stop | emission pool]``
+    (pool slots no pair holds stay zero).
+    """
 
     def __init__(self, structure, decoder, encoded, gold, C):
         self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
@@ -63,12 +71,12 @@ class ChainDual:
             self.expected_loss[i] = self._marginals(
                 i, self._theta(i), self.mu_unary[lo:hi], self.mu_pair[i]
             )
-        longest = int(np.max(np.diff(encoded.offsets), initial=1))
-        per_token = int(np.max(np.diff(encoded.indptr), initial=1))
         self._stamp = np.zeros(structure.n_features, dtype=np.int64)
         self._mark = 0
-        self._rows = np.empty(longest * per_token, dtype=np.int64)
-        self._saved = np.empty((longest * per_token, L))
+        # a step records the rows of its sentence's features: at most their summed lengths
+        size = int(np.max(_row_slots_per_sentence(structure.rows, encoded), initial=0))
+        self._slots = np.empty(size, dtype=np.int64)
+        self._saved = np.empty(size)
 
     def _bounds(self, i):
         return int(self.encoded.offsets[i]), int(self.encoded.offsets[i + 1])
@@ -123,20 +131,21 @@ class ChainDual:
         self._mark += 1
         k = _eg.scatter_emissions(
             self.encoded.indptr, self.encoded.indices, self.encoded.data, lo, hi, d_unary,
-            emission, -self.C, True, self._stamp, self._mark, self._rows, self._saved,
+            self.structure.rows.arrays, emission, -self.C, True, self._stamp, self._mark,
+            self._slots, self._saved,
         )  # fmt: skip
-        rows, saved = self._rows[:k].copy(), self._saved[:k].copy()
-        tail = coef[emission.size :]
-        saved_tail = tail.copy()
+        slots, saved = self._slots[:k].copy(), self._saved[:k].copy()
+        dense = coef[: self.structure.n_dense]  # transition, start, stop: at the front
+        saved_dense = dense.copy()
         transition -= self.C * (proposal.mu[1] - self.mu_pair[i])
         start -= self.C * d_unary[0]
         stop -= self.C * d_unary[-1]
-        before = _eg.squared_norm(saved) + _eg.squared_norm(saved_tail)
-        change = _eg.squared_norm(emission[rows]) + _eg.squared_norm(tail) - before
+        before = _eg.squared_norm(saved) + _eg.squared_norm(saved_dense)
+        change = _eg.squared_norm_at(emission, slots, k) + _eg.squared_norm(dense) - before
 
         def undo():
-            emission[rows] = saved
-            tail[...] = saved_tail
+            emission[slots] = saved
+            dense[...] = saved_dense
 
         return change, before, undo
 
@@ -149,7 +158,8 @@ class ChainDual:
         residual[np.arange(n_tokens), self.gold] += 1.0
         _eg.scatter_emissions(
             self.encoded.indptr, self.encoded.indices, self.encoded.data, 0, n_tokens, residual,
-            emission, self.C, False, self._stamp, 0, self._rows, self._saved,
+            self.structure.rows.arrays, emission, self.C, False, self._stamp, 0, self._slots,
+            self._saved,
         )  # fmt: skip
         firsts, lasts = offsets[:-1], offsets[1:] - 1
         np.add.at(transition, (self.gold[:-1], self.gold[1:]), self.C)
@@ -339,6 +349,15 @@ class TreeDual:
     def restore(self, snapshot):
         for target, value in zip((self.theta, self.mu, self.expected_loss), snapshot):
             target[...] = value
+
+
+def _row_slots_per_sentence(rows, encoded):
+    """Per sentence, the summed row lengths of its tokens' features (each occurrence
+    counted): the most pool slots a step on it can record."""
+    per_entry = np.zeros(encoded.indices.size + 1, dtype=np.int64)
+    np.cumsum(rows.length[encoded.indices], out=per_entry[1:])
+    bounds = per_entry[encoded.indptr[encoded.offsets]]
+    return np.diff(bounds)
 
 
 def _path_score(unary, path, transition, start, stop):

@@ -7,6 +7,12 @@ last mixes changed; the parent sends the full shard or weights again only to a w
 that answers "missing" (a new or restarted worker, or one that skipped rounds). Nothing
 here changes a result: a task computes the same thing from cached or from sent data.
 
+The weights are a state ``(structure, coef, coef_sum, n_seen)`` in the structure's
+compact layout. Changes are by position, so they apply only while the layout stays the
+same: always for fixed layouts (trees, transition systems); for a chain, whose layout
+grows with the pairs training touches, only across mixes that added no pair (the parent
+sends the full state after the others).
+
 The cache is per process and bounded (the last few fits); on the threading backend it
 is the parent's own, and ``ParameterMixing`` empties its entry when ``fit`` ends.
 """
@@ -27,7 +33,7 @@ class _FitEntry:
     def __init__(self):
         self.shards = {}  # shard index -> (encoded, labels)
         self.version = -1  # mixing round the weights below are from
-        self.weights = None  # (coef, coef_sum, n_seen)
+        self.weights = None  # (structure, coef, coef_sum, n_seen)
 
 
 class ShardRef:
@@ -40,14 +46,16 @@ class ShardRef:
 class WeightsRef:
     """The mixed weights after round ``version`` of fit ``fit_id``.
 
-    ``full`` is ``(coef, coef_sum, n_seen)`` or None; ``changes`` lists, for the last
-    rounds, ``(version, positions, coef_values, coef_sum_values, n_seen)``: what each
-    mix set, from which a worker holding an earlier version catches up. Version 0 is
-    all zeros of length ``n_weights``.
+    ``full`` is ``(structure, coef, coef_sum, n_seen)`` or None; ``changes`` lists, for
+    the last rounds, ``(version, positions, coef_values, coef_sum_values, n_seen)``: what
+    each mix set in the layout of the version before it (mixes that kept the layout),
+    from which a worker holding an earlier version catches up. Version 0 is all zeros
+    in the layout of ``initial``, its structure, sent while a worker may start from it
+    (else None).
     """
 
-    def __init__(self, fit_id, version, n_weights, full=None, changes=()):
-        self.fit_id, self.version, self.n_weights = fit_id, version, n_weights
+    def __init__(self, fit_id, version, initial=None, full=None, changes=()):
+        self.fit_id, self.version, self.initial = fit_id, version, initial
         self.full, self.changes = full, tuple(changes)
 
 
@@ -71,39 +79,44 @@ def shard(ref):
 
 
 def weights(ref):
-    """The weights ``(coef, coef_sum, n_seen)`` that ``ref`` names, read-only, or None.
+    """The state ``(structure, coef, coef_sum, n_seen)`` that ``ref`` names (arrays
+    read-only), or None.
 
     The cached weights are brought up to ``ref.version`` from ``ref.changes``, or
     replaced by ``ref.full``; None when neither can give that version. Cached arrays
-    are never written once stored (a catch-up writes new ones), so tasks running side
-    by side on threads can all read them.
+    are never written once stored (a catch-up writes new ones), nor is the structure
+    changed (tasks train on its ``training_copy()``), so tasks running side by side on
+    threads can all read them.
     """
     with _lock:
         entry = _entry(ref.fit_id)
         if ref.full is not None:
-            coef, coef_sum, n_seen = ref.full
-            full = _frozen(np.array(coef), np.array(coef_sum), n_seen)  # own copies
+            structure, coef, coef_sum, n_seen = ref.full
+            full = _frozen(structure, np.array(coef), np.array(coef_sum), n_seen)  # own copies
             if entry.version <= ref.version:
                 entry.version, entry.weights = ref.version, full
             return full
-        if entry.version < 0 and (ref.version == 0 or (ref.changes and ref.changes[0][0] == 1)):
+        if entry.version < 0 and ref.initial is not None:
+            n_weights = ref.initial.n_weights
             entry.version = 0
-            entry.weights = _frozen(np.zeros(ref.n_weights), np.zeros(ref.n_weights), 0)
+            entry.weights = _frozen(ref.initial, np.zeros(n_weights), np.zeros(n_weights), 0)
         if entry.version < 0 or entry.version > ref.version:
             return None
         for version, positions, coef_values, sum_values, n_seen in ref.changes:
             if version == entry.version + 1:
-                coef, coef_sum = (array.copy() for array in entry.weights[:2])
+                structure, coef, coef_sum, _ = entry.weights
+                coef, coef_sum = coef.copy(), coef_sum.copy()
                 coef[positions] = coef_values
                 coef_sum[positions] = sum_values
-                entry.version, entry.weights = version, _frozen(coef, coef_sum, n_seen)
+                entry.version = version
+                entry.weights = _frozen(structure, coef, coef_sum, n_seen)
         return entry.weights if entry.version == ref.version else None
 
 
-def _frozen(coef, coef_sum, n_seen):
+def _frozen(structure, coef, coef_sum, n_seen):
     coef.setflags(write=False)
     coef_sum.setflags(write=False)
-    return coef, coef_sum, n_seen
+    return structure, coef, coef_sum, n_seen
 
 
 def forget(fit_id):

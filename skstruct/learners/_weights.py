@@ -44,12 +44,24 @@ class AveragedWeights:
 
     def model(self, average=True):
         """``(structure, coef)`` of the averaged (or current) weights, compacted as a
-        fitted model keeps them (new arrays)."""
+        fitted model keeps them (new arrays; pairs of weight zero left out)."""
         coef = self.averaged() if average else self.coef.copy()
-        return self.structure.compact(coef)
+        return self.structure.compact(coef, drop_zeros=True)
 
     def copy(self):
         """An independent copy (its own structure when that grows in training)."""
         return AveragedWeights.from_state(
             self.structure.training_copy(), self.coef.copy(), self.coef_sum.copy(), self.n_seen
+        )
+
+    def compacted(self):
+        """This state in its compact layout (``structure.union()``: a chain's rows back
+        to back, no free slot), as new weights. Where the layout is compact already (a
+        fixed layout, or a chain that is) they hold this state's structure and arrays."""
+        structure = self.structure.union()
+        return AveragedWeights.from_state(
+            structure,
+            self.structure.moved(self.coef, structure),
+            self.structure.moved(self.coef_sum, structure),
+            self.n_seen,
         )

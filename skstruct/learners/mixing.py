@@ -32,8 +32,8 @@ def _shard_epochs(learner, shard, visits, weights):
     worker process kept from an earlier round. ``visits`` holds one visiting order per
     epoch, drawn by the caller, so the result depends on nothing but the arguments: a
     task re-run on another worker (after a failure) returns the same weights. Returns
-    :class:`_Missing` when the worker lacks the data referred to, else the final state
-    as the positions that changed and their new values, and per-epoch stats.
+    :class:`_Missing` when the worker lacks the data referred to, else a
+    :class:`_ShardResult`: the final state, compacted, and per-epoch stats.
 
     Arrays travel inside objects on purpose: joblib's dask backend scatters large
     weak-referenceable arguments to a single worker, and a task whose scattered input
@@ -43,15 +43,25 @@ def _shard_epochs(learner, shard, visits, weights):
     start = _shard_cache.weights(weights)
     if data is None or start is None:
         return _Missing(shard=data is None, weights=start is None)
-    coef, coef_sum, n_seen = start
-    weights = AveragedWeights.from_state(coef.copy(), coef_sum.copy(), n_seen)
+    structure, coef, coef_sum, n_seen = start
+    state = AveragedWeights.from_state(
+        structure.training_copy(), coef.copy(), coef_sum.copy(), n_seen
+    )
     # the state travels as an argument, so tasks sharing one learner object (the
     # threading backend) never see each other's weights
-    stats = [learner.run_epoch(weights, data, visit) for visit in visits]
-    # Send back only what changed: a shard's updates touch the features it saw, and
-    # the full weight vectors are most of what a round would otherwise transfer.
-    changed = np.flatnonzero((weights.coef != coef) | (weights.coef_sum != coef_sum))
-    return changed, weights.coef[changed], weights.coef_sum[changed], weights.n_seen, stats
+    stats = [learner.run_epoch(state, data, visit) for visit in visits]
+    final = state.compacted()
+    if final.structure is structure:
+        # A fixed layout: send back only what changed. A shard's updates touch the
+        # features it saw, and the full weight vectors are most of what a round would
+        # otherwise transfer.
+        changed = np.flatnonzero((final.coef != coef) | (final.coef_sum != coef_sum))
+        return _ShardResult(
+            None, changed, final.coef[changed], final.coef_sum[changed], final.n_seen, stats
+        )
+    # A layout of its own (a chain's rows grew with the pairs its updates touched), so
+    # positions mean nothing to the parent: the whole compact state goes back.
+    return _ShardResult(final.structure, None, final.coef, final.coef_sum, final.n_seen, stats)
 
 
 class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
@@ -106,6 +116,9 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         The learner, fitted: its ``coef_`` are the mixed weights; ``predict`` and
         ``score`` delegate to it.
     coef_ : ndarray of shape (n_weights,)
+    structure_ : LinearChain, ArcFactoredTree or TransitionSystem
+        The learner's structure: the layout of ``coef_`` (for a chain, its emission
+        rows).
     classes_ : ndarray of shape (n_labels,)
     shards_ : list of ndarray
         The indices of the sequences in each shard.
@@ -125,14 +138,24 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     ``mu``-mixture of the shards' averaged weights, and with one shard it is the serial
     averaged perceptron, bit for bit.
 
+    *Layouts.* The mixed state carries its structure, compact. A chain's emission
+    weights are sparse and each shard's grow with the (feature, label) pairs its
+    updates touch, so the shards come back with layouts of their own; they are mixed
+    in the union of those layouts, a pair a shard lacks weighing 0 there (as in the
+    dense model). Trees and transition systems have one fixed layout.
+
     *What travels.* Worker processes keep the shards and the mixed weights between
     rounds (per process, for the last few fits). After the first round a task carries
     the visiting orders, the weights the last mixes changed (the mixed values at the
     positions some shard updated; the other positions keep their value bit for bit)
-    and references to the rest; it comes back with the positions its shard changed.
-    A worker that lacks what a task refers to (new, restarted, or behind by more
-    rounds than the changes sent) answers so, and the task is sent again with its
-    shard and the full weights: the result is the same either way.
+    and references to the rest; with a fixed layout it comes back with the positions
+    its shard changed. A worker that lacks what a task refers to (new, restarted, or
+    behind by more rounds than the changes sent) answers so, and the task is sent
+    again with its shard and the full weights: the result is the same either way.
+    With a chain, a task comes back with its shard's whole compact state, and after a
+    mix that added pairs (the union layout differs from the one the workers hold)
+    every task carries the whole mixed state: a known cost, to be cut by shipping
+    layout changes (issue 17).
 
     *Failures.* Each shard's task depends only on its arguments (visiting orders are
     drawn up front), so when a dask worker dies mid-round the scheduler re-runs its
@@ -237,11 +260,14 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
             seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_shards)
             shard_rngs = [np.random.RandomState(seed) for seed in seeds]
         worker = learner.worker_copy()
-        state = (state.coef, state.coef_sum, state.n_seen)
+        state = state.compacted()
+        state = (state.structure, state.coef, state.coef_sum, state.n_seen)
+        initial = state[0]  # the layout of round 0's weights (all zeros)
         rounds = self.max_iter if self.iterative else 1
         epochs_per_round = 1 if self.iterative else learner.max_iter
         fit_id = uuid.uuid4().hex
         changes = deque(maxlen=_CHANGES_SENT)  # what the last mixes set
+        relaid = False  # the last mix changed the layout: changes cannot rebuild it
         self.history_ = []
         # One Parallel for all rounds, as a context manager: the workers are started once
         # and keep the shards and weights between rounds (see _shard_cache). No memory
@@ -257,7 +283,10 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                         [self._visit(learner, r, len(shard)) for _ in range(epochs_per_round)]
                         for r, shard in zip(shard_rngs, self.shards_)
                     ]
-                    round_ = _Round(fit_id, version, worker, shard_data, visits, state, changes)
+                    round_ = _Round(
+                        fit_id, version, worker, shard_data, visits, state, changes, initial,
+                        relaid,
+                    )  # fmt: skip
                     try:
                         results = round_.run(parallel)
                     except KeyboardInterrupt:
@@ -273,10 +302,14 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                             f"ParameterMixing: mixing round {version + 1} of {rounds} "
                             f"failed, so no model was fitted: {type(exc).__name__}: {exc}"
                         ) from exc
-                    mistakes = np.array([sum(s["mistakes"] for s in r[4]) for r in results])
+                    mistakes = np.array([sum(s["mistakes"] for s in r.stats) for r in results])
                     mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
                     state, change = _mix(mu, state, results)
-                    changes.append((version + 1, *change))
+                    relaid = change is None
+                    if relaid:
+                        changes.clear()  # they apply to the layout before this mix
+                    else:
+                        changes.append((version + 1, *change))
                     record = {
                         "epoch": version + 1,
                         "mistakes": mistakes.tolist(),
@@ -323,6 +356,11 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         return self.estimator_.coef_
 
     @property
+    def structure_(self):
+        check_is_fitted(self, "estimator_")
+        return self.estimator_.structure_
+
+    @property
     def classes_(self):
         check_is_fitted(self, "estimator_")
         return self.estimator_.classes_
@@ -348,13 +386,32 @@ class _Missing:
         self.shard, self.weights = shard, weights
 
 
-class _Round:
-    """One mixing round's shard tasks: references first, full data where a worker lacks it."""
+class _ShardResult:
+    """A shard task's final state, compacted, and its per-epoch ``stats``.
 
-    def __init__(self, fit_id, version, worker, shard_data, visits, state, changes):
+    ``structure`` is None when the state kept the layout it started from (fixed
+    layouts): ``changed`` then holds the positions that changed, and ``coef`` and
+    ``coef_sum`` their new values. Otherwise ``structure`` is the shard's own compact
+    layout and ``coef``, ``coef_sum`` the whole arrays (``changed`` is None).
+    """
+
+    def __init__(self, structure, changed, coef, coef_sum, n_seen, stats):
+        self.structure, self.changed = structure, changed
+        self.coef, self.coef_sum, self.n_seen, self.stats = coef, coef_sum, n_seen, stats
+
+
+class _Round:
+    """One mixing round's shard tasks: references first, full data where a worker lacks it.
+
+    ``relaid``: the last mix changed the layout, so every task carries the full state.
+    """
+
+    def __init__(
+        self, fit_id, version, worker, shard_data, visits, state, changes, initial, relaid
+    ):
         self.fit_id, self.version, self.worker = fit_id, version, worker
         self.shard_data, self.visits, self.state = shard_data, visits, state
-        self.changes = tuple(changes)
+        self.changes, self.initial, self.relaid = tuple(changes), initial, relaid
         self.resent = 0  # tasks sent again with their data
 
     def run(self, parallel):
@@ -365,18 +422,24 @@ class _Round:
 
     def _run(self, parallel):
         # the first round has to ship every shard anyway
-        first = _Missing(shard=self.version == 0, weights=False)
+        first = _Missing(shard=self.version == 0, weights=self.relaid)
         results = parallel(self._tasks({i: first for i in range(len(self.shard_data))}))
-        missing = {i: r for i, r in enumerate(results) if isinstance(r, _Missing)}
+        missing = [i for i, r in enumerate(results) if isinstance(r, _Missing)]
         if missing:
+            # Everything goes again, so the task needs nothing a worker kept: it may land
+            # on one that lacks what the first answer did not ask for (the weights, after
+            # a relayout sent them to a worker that lacked the shard).
             self.resent = len(missing)
-            for i, result in zip(missing, parallel(self._tasks(missing))):
+            resend = {i: _Missing(shard=True, weights=True) for i in missing}
+            for i, result in zip(missing, parallel(self._tasks(resend))):
                 results[i] = result
         return results
 
     def _tasks(self, send):
         """Tasks for the shards in ``send``, with the data its ``_Missing`` asks for."""
-        n_weights = len(self.state[0])
+        # a worker holding nothing builds round 0 from its layout, or catches up from it
+        from_zero = self.version == 0 or (self.changes and self.changes[0][0] == 1)
+        initial = self.initial if from_zero else None
         for i, missing in send.items():
             shard = self.shard_data[i] if missing.shard else None
             full = self.state if missing.weights else None
@@ -384,29 +447,44 @@ class _Round:
                 self.worker,
                 _shard_cache.ShardRef(self.fit_id, i, shard),
                 self.visits[i],
-                _shard_cache.WeightsRef(self.fit_id, self.version, n_weights, full, self.changes),
+                _shard_cache.WeightsRef(self.fit_id, self.version, initial, full, self.changes),
             )
 
 
 def _mix(mu, state, results):
-    """The mixed state ``sum_i mu_i state_i`` and, as ``(positions, coef, coef_sum)``,
-    what it changed.
+    """The mixed state ``sum_i mu_i state_i`` and, as ``(positions, coef, coef_sum,
+    n_seen)``, what it changed (None when the layout changed).
 
-    Only the positions some shard changed are mixed; the others keep their value
-    exactly (``sum_i mu_i w`` may differ from ``w`` in the last bit), so that workers
-    holding the previous state can rebuild this one bit for bit from the change.
+    The shards are mixed in the union of their layouts (compact), where a pair a
+    shard lacks weighs 0; it is the mixed state's layout when no shard added a pair
+    (always with a fixed layout). Only the positions some shard changed are mixed; the
+    others keep their value exactly (``sum_i mu_i w`` may differ from ``w`` in the last
+    bit), so that workers holding the previous state can rebuild this one bit for bit
+    from the change, and one shard gives its own state back unchanged.
     """
-    coef, coef_sum, _ = state
-    positions = np.unique(np.concatenate([r[0] for r in results]))
+    structure, coef, coef_sum, _ = state
+    target = structure.union([r.structure for r in results if r.structure is not None])
+    base_coef, base_sum = structure.moved(coef, target), structure.moved(coef_sum, target)
+    shards = []  # per shard: the positions it changed in the target layout, new values
+    for r in results:
+        if r.structure is None:  # a fixed layout: target is structure
+            shards.append((r.changed, r.coef, r.coef_sum))
+            continue
+        shard_coef = r.structure.moved(r.coef, target)
+        shard_sum = r.structure.moved(r.coef_sum, target)
+        changed = np.flatnonzero((shard_coef != base_coef) | (shard_sum != base_sum))
+        shards.append((changed, shard_coef[changed], shard_sum[changed]))
+    positions = np.unique(np.concatenate([changed for changed, _, _ in shards]))
     mixed_coef = np.zeros(len(positions))
     mixed_sum = np.zeros(len(positions))
-    for weight, (changed, coef_values, sum_values, _, _) in zip(mu, results):
-        shard_coef, shard_sum = coef[positions], coef_sum[positions]
+    for weight, (changed, coef_values, sum_values) in zip(mu, shards):
+        shard_coef, shard_sum = base_coef[positions], base_sum[positions]
         where = np.searchsorted(positions, changed)
         shard_coef[where], shard_sum[where] = coef_values, sum_values
         mixed_coef += weight * shard_coef
         mixed_sum += weight * shard_sum
-    n_seen = round(float(mu @ np.array([r[3] for r in results], dtype=float)))
-    new_coef, new_sum = coef.copy(), coef_sum.copy()
+    n_seen = round(float(mu @ np.array([r.n_seen for r in results], dtype=float)))
+    new_coef, new_sum = base_coef.copy(), base_sum.copy()
     new_coef[positions], new_sum[positions] = mixed_coef, mixed_sum
-    return (new_coef, new_sum, n_seen), (positions, mixed_coef, mixed_sum, n_seen)
+    change = (positions, mixed_coef, mixed_sum, n_seen) if target is structure else None
+    return (target, new_coef, new_sum, n_seen), change

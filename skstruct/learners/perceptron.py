@@ -56,8 +56,9 @@ class StructuredPerceptron(BaseStructuredLearner):
     n_features : int or None, default=None
         ``None`` learns an exact vocabulary of features (as
         :class:`~sklearn.feature_extraction.DictVectorizer` names them); an int hashes
-        features into that many columns (:class:`~sklearn.feature_extraction.FeatureHasher`),
-        bounding memory at ``n_features * n_labels`` weights.
+        features into that many columns (:class:`~sklearn.feature_extraction.FeatureHasher`).
+        Either way a chain keeps emission weights only for the (feature, label) pairs
+        its updates touched (see ``coef_``).
     max_iter : int, default=10
         Number of epochs (passes over the training data).
     average : bool, default=True
@@ -84,7 +85,12 @@ class StructuredPerceptron(BaseStructuredLearner):
     Attributes
     ----------
     coef_ : ndarray of shape (n_weights,)
-        The learnt (averaged) weights, laid out by ``structure_``.
+        The learnt (averaged) weights, laid out by ``structure_``. For a chain:
+        ``[transition | start | stop | trigram (order 2) | emission pool]``, the pool
+        holding the nonzero weights of the (feature, label) pairs listed by
+        ``structure_.rows``; ``structure_.emission_matrix(coef_)`` gives them as a
+        scipy sparse matrix (features x labels). Memory grows with the pairs the
+        updates touched, never with features x labels.
     classes_ : ndarray of shape (n_labels,)
         Labels (relation labels for a labelled parser), sorted; label ids index this
         array. An unlabelled parser has none.

@@ -2,12 +2,14 @@
 
 from ._trace import OutputTrace, SearchTrace
 from .chain import ChainScores, LinearChain
+from .emission_rows import EmissionRows
 from .transition import TransitionScores, TransitionSystem, TransitionTrace
 from .tree import ArcFactoredTree, TreeScores
 
 __all__ = [
     "ArcFactoredTree",
     "ChainScores",
+    "EmissionRows",
     "LinearChain",
     "OutputTrace",
     "SearchTrace",

@@ -15,6 +15,15 @@ class FixedLayout:
         """The structure a training state uses: this one (nothing of it changes)."""
         return self
 
-    def compact(self, coef):
+    def compact(self, coef, drop_zeros=False):
         """``(structure, coef)`` as a fitted model keeps them: unchanged."""
         return self, coef
+
+    def union(self, others=()):
+        """The layout holding every weight of this structure and of ``others``: this one
+        (a fixed layout is the same for every training state)."""
+        return self
+
+    def moved(self, coef, target):
+        """``coef`` in the layout of ``target`` (see :meth:`union`): ``coef`` itself."""
+        return coef

@@ -67,7 +67,9 @@ class LinearChain:
 
     def with_n_features(self, n_features):
         """The same chain over a vocabulary grown to ``n_features`` (new rows empty)."""
-        return LinearChain(n_features, self.n_labels, self.order, self.rows.with_n_features(n_features))
+        return LinearChain(
+            n_features, self.n_labels, self.order, self.rows.with_n_features(n_features)
+        )
 
     def resize(self, coef, target):
         """``coef`` in the layout of ``target``, this chain over a grown vocabulary:
@@ -78,12 +80,72 @@ class LinearChain:
         """A chain of its own for a training state to grow (rows copied)."""
         return self.with_rows(self.rows.copy())
 
-    def compact(self, coef):
-        """``(chain, coef)``: the same weights with rows back to back and no free slot
-        (what a fitted model keeps)."""
-        rows, slots = self.rows.compacted()
+    def compact(self, coef, drop_zeros=False):
+        """``(chain, coef)``: the same weights with rows back to back and no free slot;
+        with ``drop_zeros``, pairs whose weight is zero are left out, which makes the
+        layout depend on the weights alone (what a fitted model keeps)."""
         n_dense = self.n_dense
+        keep = None
+        if drop_zeros:
+            keep = self.split(coef)[0] != 0.0
+        rows, slots = self.rows.compacted(keep=keep)
         return self.with_rows(rows), np.concatenate([coef[:n_dense], coef[n_dense + slots]])
+
+    def pair_codes(self):
+        """``feature * n_labels + label`` of every pair with a weight, in the compact
+        order (ascending: rows by feature, labels sorted within a row)."""
+        features = np.repeat(np.arange(self.n_features, dtype=np.int64), self.rows.length)
+        return features * self.n_labels + self.rows.labels[self.rows.live_slots()]
+
+    def is_compact(self):
+        """Whether the rows lie back to back in feature order, with no free slot."""
+        rows = self.rows
+        return rows.pool_size == rows.nnz and np.array_equal(rows.start, rows.indptr()[:-1])
+
+    def union(self, others=()):
+        """A compact chain holding every (feature, label) pair of this chain and of the
+        chains ``others`` (same features, labels and order): this chain itself when it
+        is compact and holds them all already.
+
+        Compact layouts depend only on the pairs, so two compact chains with the same
+        pairs lay their weights out alike.
+        """
+        codes = [self.pair_codes()]
+        for other in others:
+            if (other.n_features, other.n_labels, other.order) != (
+                self.n_features, self.n_labels, self.order
+            ):  # fmt: skip
+                raise ValueError(
+                    "union: chains differ in n_features, n_labels or order: "
+                    f"{(other.n_features, other.n_labels, other.order)} != "
+                    f"{(self.n_features, self.n_labels, self.order)}."
+                )
+            codes.append(other.pair_codes())
+        union = np.unique(np.concatenate(codes))
+        if union.size == self.rows.nnz and self.is_compact():
+            return self
+        features, labels = np.divmod(union, self.n_labels)
+        indptr = np.zeros(self.n_features + 1, dtype=np.int64)
+        np.cumsum(np.bincount(features, minlength=self.n_features), out=indptr[1:])
+        return self.with_rows(EmissionRows.from_csr(indptr, labels))
+
+    def moved(self, coef, target):
+        """``coef`` (laid out by this chain) in the layout of ``target``, a chain holding
+        every pair of this one (see :meth:`union`): pairs only ``target`` has weigh 0,
+        free slots too. ``coef`` itself when ``target`` is this chain."""
+        if target is self:
+            return coef
+        codes, target_codes = self.pair_codes(), target.pair_codes()
+        where = np.searchsorted(target_codes, codes)
+        if codes.size and (
+            where[-1] >= target_codes.size or not np.array_equal(target_codes[where], codes)
+        ):
+            raise ValueError("moved: the target chain lacks pairs of this one.")
+        n_dense = self.n_dense
+        out = np.zeros(target.n_weights, dtype=coef.dtype)
+        out[:n_dense] = coef[:n_dense]
+        out[n_dense + target.rows.live_slots()[where]] = coef[n_dense + self.rows.live_slots()]
+        return out
 
     def grow(self, state, pool_size=None):
         """Give the training ``state`` (whose structure this is) a larger emission pool:

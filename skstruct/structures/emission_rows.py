@@ -95,18 +95,25 @@ class EmissionRows:
         np.cumsum(self.length, out=indptr[1:])
         return indptr
 
-    def compacted(self, pool_size=None):
+    def compacted(self, pool_size=None, keep=None):
         """``(rows, slots)``: rows back to back in a pool of ``pool_size`` slots (default:
-        no free slot); the pair at new slot ``j`` was at old slot ``slots[j]``."""
+        no free slot); the pair at new slot ``j`` was at old slot ``slots[j]``. ``keep``
+        (bool, one per pool slot) leaves out the pairs it is False for."""
         slots = self.live_slots()
-        indptr = self.indptr()
+        length = self.length
+        if keep is not None:
+            kept = keep[slots]
+            owner = np.repeat(np.arange(self.n_features), length)
+            length = np.bincount(owner[kept], minlength=self.n_features).astype(np.int32)
+            slots = slots[kept]
+        indptr = np.zeros(self.n_features + 1, dtype=np.int64)
+        np.cumsum(length, out=indptr[1:])
         pool_size = slots.size if pool_size is None else pool_size
         labels = np.zeros(pool_size, dtype=np.int32)
         labels[: slots.size] = self.labels[slots]
         rows = EmissionRows(
-            indptr[:-1].copy(), self.length.copy(), self.length.copy(), labels,
-            np.array([slots.size]),
-        )  # fmt: skip
+            indptr[:-1].copy(), length.copy(), length.copy(), labels, np.array([slots.size])
+        )
         return rows, slots
 
     def with_n_features(self, n_features):

@@ -9,6 +9,7 @@ from hypothesis.extra.numpy import arrays
 from skstruct import BeamSearch
 from skstruct._kernels import chain
 from skstruct.structures import ChainScores, LinearChain
+from skstruct.structures.emission_rows import EmissionRows
 from tests import naive
 
 # Multiples of 1/4 add up exactly in any order, so the twin (which sums whole paths)
@@ -125,25 +126,19 @@ def test_add_chain_delta_of_prefixes_is_phi_difference(order, n_labels, n_tokens
     indptr = np.arange(0, 2 * n_tokens + 1, 2, dtype=np.int64)
     indices = np.array([f for tok in tokens for f, _ in tok], dtype=np.int32)
     values = np.array([v for tok in tokens for _, v in tok])
-    structure = LinearChain(n_features, n_labels, order)
-    coef = np.zeros(structure.n_weights)
-    chain.add_chain_delta(
-        indptr,
-        indices,
-        values,
-        0,
-        gold,
-        pred,
-        length,
-        order,
-        length == n_tokens,
-        coef,
-        n_labels,
-        1.0,
-    )
+    structure = LinearChain(n_features, n_labels, order, EmissionRows.empty(n_features, 64))
+    coef, coef_sum = np.zeros(structure.n_weights), np.zeros(structure.n_weights)
+    assert chain.add_chain_delta(
+        indptr, indices, values, 0, gold, pred, length, order, length == n_tokens,
+        structure.rows.arrays, coef, coef_sum, n_labels, 1.0, 0.0,
+    )  # fmt: skip
+    assert not coef_sum.any()
     # phi(gold prefix) - phi(pred) through scores: w . delta for random w, both ways
-    w = rng.normal(size=structure.n_weights)
-    emission, transition, start, stop, trigram = structure.split(w)
+    dense_structure = naive.full_chain(n_features, n_labels, order)
+    w = rng.normal(size=dense_structure.n_weights)
+    emission, transition, start, stop, trigram = dense_structure.split(w)
+    emission = emission.reshape(n_features, n_labels)
+    coef = naive.from_dense_chain_coef(dense_structure, naive.dense_chain_coef(structure, coef))
     unary = np.array(
         [
             [sum(v * emission[f, k] for f, v in tok) for k in range(n_labels)]

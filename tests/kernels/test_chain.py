@@ -12,6 +12,7 @@ from skstruct.features import EncodedSequences
 from skstruct.learners import AveragedWeights
 from skstruct.learners._fused import fused_epoch
 from skstruct.structures import LinearChain
+from skstruct.structures.emission_rows import EmissionRows
 from skstruct.updates import StandardUpdate
 from tests import naive, strategies
 
@@ -75,10 +76,11 @@ def _encode(sentences, n_features):
 @given(strategies.sparse_corpus(), st.booleans(), st.integers(0, 2**31 - 1))
 def test_predict_batch_matches_python_twin(corpus, first_order, seed):
     sentences, _ = corpus
-    structure = LinearChain(6, 3, int(first_order))
-    coef = np.random.default_rng(seed).integers(-2, 3, structure.n_weights).astype(float)
+    structure = naive.full_chain(6, 3, int(first_order))
+    dense = np.random.default_rng(seed).integers(-2, 3, structure.n_weights).astype(float)
+    coef = naive.from_dense_chain_coef(structure, dense)
     model = naive.ChainModel(6, 3, first_order)
-    w = _dict_weights(model, coef)
+    w = _dict_weights(model, dense)
     got = Viterbi(order=int(first_order)).predict(structure, _encode(sentences, 6), coef)
     expected = [label for s in sentences for label in model.decode(s, w)]
     assert got.tolist() == expected
@@ -94,25 +96,22 @@ def test_add_chain_delta_is_phi_difference(corpus, first_order):
     for i, sentence in enumerate(sentences):
         gold = np.array(labels[i], dtype=np.int32)
         pred = rng.integers(0, 3, gold.size).astype(np.int32)
-        coef = np.zeros(LinearChain(6, 3).n_weights)
-        chain.add_chain_delta(
-            encoded.indptr,
-            encoded.indices,
-            encoded.data,
-            encoded.offsets[i],
-            gold,
-            pred,
-            gold.size,
-            int(first_order),
-            True,
-            coef,
-            3,
-            2.0,
-        )
+        # rows start empty: the pairs the delta touches are inserted first
+        structure = LinearChain(6, 3, int(first_order), EmissionRows.empty(6, pool_size=64))
+        coef, coef_sum = np.zeros(structure.n_weights), np.zeros(structure.n_weights)
+        assert chain.add_chain_delta(
+            encoded.indptr, encoded.indices, encoded.data, encoded.offsets[i], gold, pred,
+            gold.size, int(first_order), True, structure.rows.arrays, coef, coef_sum, 3,
+            2.0, 3.0,
+        )  # fmt: skip
+        np.testing.assert_array_equal(coef_sum, 1.5 * coef)
         delta = model.phi(sentence, gold.tolist())
         for part, v in model.phi(sentence, pred.tolist()).items():
             delta[part] = delta.get(part, 0.0) - v
-        np.testing.assert_allclose(coef, model.to_flat({p: 2.0 * v for p, v in delta.items()}))
+        np.testing.assert_allclose(
+            naive.dense_chain_coef(structure, coef),
+            model.to_flat({p: 2.0 * v for p, v in delta.items()}),
+        )
 
 
 @settings(max_examples=40, deadline=None)
@@ -124,19 +123,22 @@ def test_perceptron_epochs_match_python_twin(corpus, first_order, n_epochs, seed
     rng = np.random.default_rng(seed)
     orders = [rng.permutation(len(sentences)) for _ in range(n_epochs)]
     structure = LinearChain(6, 3, int(first_order))
-    weights = AveragedWeights(structure.n_weights)
+    weights = AveragedWeights(structure)
     decoder, rule = Viterbi(order=int(first_order)), StandardUpdate()
     epoch = fused_epoch(structure, decoder, rule)
     mistakes = [
-        epoch(structure, decoder, rule, encoded, gold, order, weights)["mistakes"]
+        epoch(weights.structure, decoder, rule, encoded, gold, order, weights)["mistakes"]
         for order in orders
     ]
 
     model = naive.ChainModel(6, 3, first_order)
     w, average, expected_mistakes = naive.perceptron(model, sentences, labels, orders)
     assert mistakes == expected_mistakes
-    np.testing.assert_array_equal(weights.coef, model.to_flat(w))
-    np.testing.assert_allclose(weights.averaged(), model.to_flat(average), atol=1e-12)
+    grown = weights.structure
+    np.testing.assert_array_equal(naive.dense_chain_coef(grown, weights.coef), model.to_flat(w))
+    np.testing.assert_allclose(
+        naive.dense_chain_coef(grown, weights.averaged()), model.to_flat(average), atol=1e-12
+    )
 
 
 def _dict_weights(model, coef):
@@ -160,9 +162,10 @@ def _dict_weights(model, coef):
 def test_serial_and_parallel_batches_decode_alike(corpus, order, seed):
     sentences, _ = corpus
     encoded = _encode(sentences, 6)
-    structure = LinearChain(6, 3, order)
+    structure = naive.full_chain(6, 3, order)
     coef = np.random.default_rng(seed).normal(size=structure.n_weights)
-    arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, coef)
+    arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+              structure.rows.arrays, coef)  # fmt: skip
     np.testing.assert_array_equal(
         chain.predict_batch(*arrays, 3, order), chain.predict_batch_serial(*arrays, 3, order)
     )

@@ -158,7 +158,7 @@ def test_perceptron_epoch_matches_the_python_twin(order):
         gold.append(trees[rng.integers(len(trees))][1:].tolist())
     visit = rng.permutation(len(sentences))
     structure = ArcFactoredTree(101, order=order, single_root=True)
-    weights = AveragedWeights(101)
+    weights = AveragedWeights(structure)
     heads = np.concatenate(gold).astype(np.int64)
     decoder, rule = Eisner(order=order), StandardUpdate()
     epoch = fused_epoch(structure, decoder, rule)

@@ -1,0 +1,68 @@
+"""Emission rows kernels against a dict of (feature, label) -> weight."""
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from skstruct._kernels import rows as _rows
+from skstruct.structures import EmissionRows
+
+N_FEATURES, N_LABELS = 5, 6
+
+
+@settings(max_examples=80, deadline=None)
+@given(
+    st.lists(
+        st.tuples(st.integers(0, N_FEATURES - 1), st.integers(0, N_LABELS - 1), st.integers(-3, 3)),
+        max_size=60,
+    ),
+    st.integers(0, 40),
+)
+def test_ensure_and_add_match_a_dict(updates, pool_size):
+    rows = EmissionRows.empty(N_FEATURES, pool_size=pool_size)
+    values, sums = np.zeros(pool_size), np.zeros(pool_size)
+    twin = {}
+    for f, k, v in updates:
+        before = [*(a.copy() for a in rows.arrays), values.copy(), sums.copy()]
+        if not _rows.ensure(rows.arrays, f, k, N_LABELS, values, sums):
+            # a full pool changes nothing, and only a new pair can need room
+            assert (f, k) not in twin
+            after = [*rows.arrays, values, sums]
+            assert all(np.array_equal(a, b) for a, b in zip(before, after))
+            continue
+        _rows.add_pair(rows.arrays, f, k, float(v), values)
+        twin[f, k] = twin.get((f, k), 0.0) + v
+        assert rows.position_of(f, k) >= 0
+    expected = np.zeros((N_FEATURES, N_LABELS))
+    for (f, k), v in twin.items():
+        expected[f, k] = v
+    matrix = rows.matrix(values, N_LABELS)
+    np.testing.assert_array_equal(matrix.toarray(), expected)
+    assert rows.nnz == len(twin)  # a pair once, however often it was updated
+    for f in range(N_FEATURES):  # rows sorted, inside their segments
+        row = rows.labels[rows.start[f] : rows.start[f] + rows.length[f]]
+        assert np.all(np.diff(row) > 0)
+        assert rows.length[f] <= rows.capacity[f] <= N_LABELS
+        assert rows.start[f] + rows.capacity[f] <= rows.used[0] or rows.capacity[f] == 0
+    # compacting keeps every weight, and can leave out the zero ones
+    compact, slots = rows.compacted()
+    np.testing.assert_array_equal(compact.matrix(values[slots], N_LABELS).toarray(), expected)
+    nonzero, slots = rows.compacted(keep=values != 0.0)
+    assert nonzero.nnz == np.count_nonzero(expected)
+    np.testing.assert_array_equal(nonzero.matrix(values[slots], N_LABELS).toarray(), expected)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**31 - 1))
+def test_token_scores_match_the_dense_product(seed):
+    rng = np.random.default_rng(seed)
+    dense = rng.integers(-2, 3, (N_FEATURES, N_LABELS)) * (rng.random((N_FEATURES, N_LABELS)) < 0.4)
+    indptr = np.zeros(N_FEATURES + 1, dtype=np.int64)
+    np.cumsum((dense != 0).sum(axis=1), out=indptr[1:])
+    rows = EmissionRows.from_csr(indptr, np.nonzero(dense)[1])
+    values = dense[dense != 0].astype(float)
+    token = rng.choice(N_FEATURES, 3, replace=False).astype(np.int32)
+    data = rng.normal(size=3)
+    out = np.zeros(N_LABELS)
+    _rows.add_token_scores(rows.arrays, np.array([0, 3]), token, data, 0, values, out)
+    np.testing.assert_allclose(out, data @ dense[token])
