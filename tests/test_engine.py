@@ -9,9 +9,11 @@ from skstruct import (
     SWVP,
     ArcEager,
     ArcStandard,
+    BeamSearch,
     ChuLiuEdmonds,
     Eisner,
     ExponentiatedGradientSSVM,
+    Greedy,
     ParameterMixing,
     StructuredPerceptron,
     TokenFeatures,
@@ -20,7 +22,7 @@ from skstruct import (
 from skstruct.datasets import load_conllu, make_chain_data
 from skstruct.decoders import DECODERS, Decoder
 from skstruct.learners import BaseStructuredLearner
-from skstruct.learners._fused import fused_epoch
+from skstruct.learners._fused import chain_search_epoch, fused_epoch
 from tests.test_contract import _tree_data
 from tests.test_updates import _PlainStandard
 
@@ -119,3 +121,37 @@ def test_capabilities_are_checked_before_any_data_work(model, message):
         model.fit(object(), object())
     with pytest.raises(ValueError, match=message):
         model.check_decoder()
+
+
+def _unfused(rule):
+    """The same rule under a subclass of its type: no fused epoch, the generic loop."""
+    return type(f"Plain{type(rule).__name__}", (type(rule),), {})()
+
+
+_SEARCH_DECODERS = [BeamSearch(beam_size=3), BeamSearch(beam_size=2, order=2), Greedy(), Viterbi()]
+
+
+@pytest.mark.parametrize(
+    ("decoder", "update"),
+    [
+        (decoder, update)
+        for decoder in _SEARCH_DECODERS
+        for update in ["standard", "early", "hybrid", "max_violation", "latest"]
+        # Viterbi + standard has its own kernel: test_updates.py::test_generic_loop_matches...
+        if not (isinstance(decoder, Viterbi) and update == "standard")
+    ],
+    ids=repr,
+)
+def test_fused_chain_search_epoch_equals_the_generic_loop(decoder, update):
+    X, y = make_chain_data(120, n_labels=5, n_words=40, random_state=3)
+    params = dict(features=TokenFeatures(), max_iter=3, random_state=0)
+    fused = StructuredPerceptron(decoder, update=update, **params).fit(X, y)
+    rule = fused.update_rule_
+    assert fused_epoch(fused.structure_, fused.decoder_, rule) is chain_search_epoch
+    generic = StructuredPerceptron(decoder, update=_unfused(rule), **params).fit(X, y)
+    assert fused_epoch(generic.structure_, generic.decoder_, generic.update_rule_) is None
+    np.testing.assert_array_equal(generic.structure_.rows.labels, fused.structure_.rows.labels)
+    np.testing.assert_array_equal(generic.coef_, fused.coef_)
+    strip = lambda h: [{k: v for k, v in r.items() if k != "seconds"} for r in h]  # noqa: E731
+    assert strip(generic.history_) == strip(fused.history_)
+    assert sum(r["updates"] for r in fused.history_) > 0

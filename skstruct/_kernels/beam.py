@@ -13,7 +13,7 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel
-from .chain import split_coef, unary_scores
+from .chain import add_chain_delta, split_coef, unary_scores
 
 
 @njit
@@ -224,3 +224,85 @@ def beam_predict_batch(indptr, indices, data, offsets, rows, coef, n_labels, ord
 
 #: The same, one thread (see ``chain.predict_batch_serial``).
 beam_predict_batch_serial = njit(getattr(beam_predict_batch, "py_func", beam_predict_batch))
+
+
+# Update rules a fused epoch runs (skstruct.updates.search), as kernel codes.
+RULE_STANDARD, RULE_EARLY, RULE_HYBRID, RULE_MAX_VIOLATION, RULE_LATEST = range(5)
+# Counters of ``search_update_epoch``, in the order of its ``counts`` array.
+N_EPOCH_COUNTS = 5
+COUNT_MISTAKES, COUNT_UPDATES, COUNT_INVALID, COUNT_INVALID_STANDARD, COUNT_CORRECT = range(5)
+
+
+@njit
+def update_step(rule, best_score, gold_score, gold_in_beam, best_is_gold, n):
+    """The step a single-step rule updates at, or -1 (see ``skstruct.updates.search``)."""
+    last = n - 1
+    standard = -1 if best_is_gold[last] else last
+    if rule == RULE_STANDARD:
+        return standard
+    if rule == RULE_HYBRID and not best_is_gold[last] and best_score[last] >= gold_score[last]:
+        return last
+    if rule == RULE_EARLY or rule == RULE_HYBRID:
+        for t in range(n):
+            if not gold_in_beam[t]:
+                return t
+        return standard
+    found = -1
+    for t in range(n):
+        margin = best_score[t] - gold_score[t]
+        if margin >= 0 and not best_is_gold[t]:
+            if rule == RULE_LATEST or found < 0:
+                found = t
+            elif margin > best_score[found] - gold_score[found]:
+                found = t
+    return found
+
+
+@njit
+def search_update_epoch(
+    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
+    n_seen, beam_size, rule, counts, margins,
+):  # fmt: skip
+    """One perceptron epoch with beam search and a violation-fixing update, lazy averaging.
+
+    The generic loop's ``BeamSearch.search`` + ``SearchUpdate.violations`` +
+    ``LinearChain.update`` per sentence, in one kernel (single-step rules: standard,
+    early, hybrid, max-violation, latest). Arrays as in ``chain.perceptron_epoch``;
+    counts : int64 (N_EPOCH_COUNTS,) incremented in place; margins : float64
+    (>= len(visit),) gets the margin of every update, in order (``counts[COUNT_UPDATES]``
+    of them). Returns (n_seen, n_visited), ``n_visited < len(visit)`` when the emission
+    pool filled up: ``visit[n_visited]`` was not learnt from nor counted.
+    """
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    max_len = 1
+    for i in range(offsets.shape[0] - 1):
+        max_len = max(max_len, offsets[i + 1] - offsets[i])
+    unary = np.empty((max_len, n_labels))
+    pred = np.empty(max_len, dtype=np.int32)
+    for step in range(visit.shape[0]):
+        i = visit[step]
+        lo = offsets[i]
+        n = offsets[i + 1] - lo
+        gold = labels[lo : lo + n]
+        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+        result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size,
+                             gold, False)  # fmt: skip
+        path, beam_labels, parents, _, best, gold_score, in_beam, best_is_gold, _ = result
+        t = update_step(rule, best, gold_score, in_beam, best_is_gold, n)
+        if t >= 0:
+            backtrack(beam_labels, parents, t, 0, pred)
+            if not add_chain_delta(indptr, indices, data, lo, gold, pred, t + 1, order,
+                                   t + 1 == n, rows, coef, coef_sum, n_labels, 1.0,
+                                   float(n_seen)):  # fmt: skip
+                return n_seen, step
+            margin = best[t] - gold_score[t]
+            margins[counts[COUNT_UPDATES]] = margin
+            counts[COUNT_MISTAKES] += 1
+            counts[COUNT_UPDATES] += 1
+            counts[COUNT_INVALID] += margin < 0
+        if not best_is_gold[n - 1] and best[n - 1] - gold_score[n - 1] < 0:
+            counts[COUNT_INVALID_STANDARD] += 1
+        for k in range(n):
+            counts[COUNT_CORRECT] += path[k] == gold[k]
+        n_seen += 1
+    return n_seen, visit.shape[0]

@@ -86,18 +86,9 @@ def ensure_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels
     """Give every (feature, label) pair that ``phi(gold) - phi(pred)`` touches over the
     first ``n_tokens`` tokens (from row ``lo``) a weight. False when the pool is full
     (pairs given a weight so far keep it: zero weights change no score)."""
-    for pos in range(n_tokens):
-        g = gold[pos]
-        p = pred[pos]
-        if g == p:
-            continue
-        for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
-            f = indices[j]
-            if not ensure(rows, f, g, n_labels, em, em_sum):
-                return False
-            if not ensure(rows, f, p, n_labels, em, em_sum):
-                return False
-    return True
+    no_slots = np.empty(0, dtype=np.int64)
+    return _token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum,
+                        True, no_slots)  # fmt: skip
 
 
 @njit
@@ -111,8 +102,22 @@ def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, 
         if gold[pos] != pred[pos]:
             n_entries += indptr[lo + pos + 1] - indptr[lo + pos]
     slots = np.empty(2 * n_entries, dtype=np.int64)
-    inserted = False
+    args = (rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum)
+    if not _token_pairs(*args, False, slots):  # some pair has no weight yet
+        if not _token_pairs(*args, True, slots):
+            return None
+        _token_pairs(*args, False, slots)  # insertions moved entries: look up again
+    return slots
+
+
+@njit
+def _token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum, insert,
+                 slots):  # fmt: skip
+    """Over the pairs ``phi(gold) - phi(pred)`` touches: with ``insert``, give each a
+    weight (False when the pool is full); else write their slots (-1 for a pair without
+    a weight) and tell whether all have one."""
     k = 0
+    found = True
     for pos in range(n_tokens):
         g = gold[pos]
         p = pred[pos]
@@ -120,23 +125,16 @@ def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, 
             continue
         for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
             f = indices[j]
+            if insert:
+                if not (ensure(rows, f, g, n_labels, em, em_sum)
+                        and ensure(rows, f, p, n_labels, em, em_sum)):  # fmt: skip
+                    return False
+                continue
             slots[k] = slot(rows, f, g)
             slots[k + 1] = slot(rows, f, p)
+            found = found and slots[k] >= 0 and slots[k + 1] >= 0
             k += 2
-            inserted = inserted or slots[k - 2] < 0 or slots[k - 1] < 0
-    if inserted:  # insertions move entries: look every slot up again afterwards
-        if not ensure_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels,
-                                  em, em_sum):  # fmt: skip
-            return None
-        k = 0
-        for pos in range(n_tokens):
-            if gold[pos] == pred[pos]:
-                continue
-            for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
-                slots[k] = slot(rows, indices[j], gold[pos])
-                slots[k + 1] = slot(rows, indices[j], pred[pos])
-                k += 2
-    return slots
+    return found
 
 
 @njit

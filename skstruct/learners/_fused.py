@@ -10,12 +10,20 @@ loop) and must give what the generic loop gives: tests check each against it.
 
 import numpy as np
 
+from .._kernels import beam as _beam
 from .._kernels import chain as _chain
 from .._kernels import swvp as _swvp
 from .._kernels import tree as _tree
-from ..decoders import ChuLiuEdmonds, Eisner, Viterbi
+from ..decoders import BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from ..structures import ArcFactoredTree, LinearChain
-from ..updates import MixedAssignments, StandardUpdate
+from ..updates import (
+    EarlyUpdate,
+    HybridUpdate,
+    LatestUpdate,
+    MaxViolationUpdate,
+    MixedAssignments,
+    StandardUpdate,
+)
 from ..updates.mixed import COUNT_NAMES
 
 #: (structure type, decoder type, rule type) -> (covers, epoch)
@@ -107,3 +115,47 @@ def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state):
     stats = dict(zip(COUNT_NAMES, counts[: _swvp.N_COUNTS].tolist()))
     stats["correct"] = int(counts[_swvp.N_COUNTS])
     return stats
+
+
+#: Single-step violation-fixing rules and their kernel codes.
+_SEARCH_RULES = {
+    StandardUpdate: _beam.RULE_STANDARD,
+    EarlyUpdate: _beam.RULE_EARLY,
+    HybridUpdate: _beam.RULE_HYBRID,
+    MaxViolationUpdate: _beam.RULE_MAX_VIOLATION,
+    LatestUpdate: _beam.RULE_LATEST,
+}
+
+
+def chain_search_epoch(structure, decoder, rule, encoded, labels, order, state):
+    """Beam search (an exact one for Viterbi) and a single-step violation-fixing
+    update on a chain, in one kernel."""
+    beam_size = structure.n_states if isinstance(decoder, Viterbi) else decoder.beam_size
+    counts = np.zeros(_beam.N_EPOCH_COUNTS, dtype=np.int64)
+    order = np.asarray(order, dtype=np.int64)
+    margins = np.empty(order.size)
+    while order.size:
+        state.n_seen, visited = _beam.search_update_epoch(
+            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
+            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+            structure.order, state.n_seen, beam_size, _SEARCH_RULES[type(rule)], counts, margins,
+        )  # fmt: skip
+        order = order[visited:]
+        if order.size:  # the emission pool is full: grow it, go on from there
+            structure.grow(state)
+    n_updates = int(counts[_beam.COUNT_UPDATES])
+    return {
+        "mistakes": int(counts[_beam.COUNT_MISTAKES]),
+        "updates": n_updates,
+        "invalid_updates": int(counts[_beam.COUNT_INVALID]),
+        "invalid_standard": int(counts[_beam.COUNT_INVALID_STANDARD]),
+        "mean_violation": float(np.mean(margins[:n_updates])) if n_updates else None,
+        "correct": int(counts[_beam.COUNT_CORRECT]),
+    }
+
+
+for _rule in _SEARCH_RULES:
+    for _decoder in (BeamSearch, Greedy):
+        register(LinearChain, _decoder, _rule)(chain_search_epoch)
+    if _rule is not StandardUpdate:  # Viterbi with the standard update has its own kernel
+        register(LinearChain, Viterbi, _rule)(chain_search_epoch)
