@@ -96,8 +96,9 @@ def main():
     print(f"{'path':<18} {'fit s':>8} {'s/epoch':>8} {'predict s':>9} {'accuracy':>8} "
           f"{'peak RSS MB':>11} {'fit ratio':>9}")  # fmt: skip
     for name, r in runs:
+        ratio = r["fit"] / first["fit"]
         print(f"{name:<18} {r['fit']:8.1f} {r['epoch']:8.2f} {r['predict']:9.2f} "
-              f"{r['accuracy']:8.2f} {r['peak_rss_mb']:11.0f} {r['fit'] / first['fit']:9.2f}")  # fmt: skip
+              f"{r['accuracy']:8.2f} {r['peak_rss_mb']:11.0f} {ratio:9.2f}")  # fmt: skip
 
 
 if __name__ == "__main__":

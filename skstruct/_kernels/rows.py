@@ -39,6 +39,8 @@ def lower_bound(rows, f, k):
 def slot(rows, f, k):
     """Pool slot of the weight of (feature ``f``, label ``k``), or -1 when it has none."""
     start, length, _, labels, _ = rows
+    if k < length[f] and labels[start[f] + k] == k:  # a full row (and any row's head)
+        return start[f] + k
     p = lower_bound(rows, f, k)
     if p < start[f] + length[f] and labels[p] == k:
         return p
@@ -141,11 +143,17 @@ def _token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, 
 def add_token_scores(rows, indptr, indices, data, t, emission, row):
     """``row[k] += sum_f v_f * w[f, k]`` over the features ``f`` (values ``v_f``) of token ``t``."""
     start, length, _, labels, _ = rows
+    n_labels = row.shape[0]
     for j in range(indptr[t], indptr[t + 1]):
         f = indices[j]
         v = data[j]
-        for p in range(start[f], start[f] + length[f]):
-            row[labels[p]] += v * emission[p]
+        first = start[f]
+        if length[f] == n_labels:  # a full row holds labels 0..L-1 in order: a dense loop
+            for k in range(n_labels):
+                row[k] += v * emission[first + k]
+        else:
+            for p in range(first, first + length[f]):
+                row[labels[p]] += v * emission[p]
 
 
 @njit

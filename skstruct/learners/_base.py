@@ -163,10 +163,14 @@ class BaseStructuredLearner(StructuredModel):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
         self._resolve()
         encoded, outputs = self.task_.extend(self, X, y)
-        if encoded.n_features != self.structure_.n_features:
-            self.structure_ = self.structure_.with_n_features(encoded.n_features)
-            state = self._weights
-            state.structure = state.structure.with_n_features(encoded.n_features)
+        state = self._weights
+        if encoded.n_features != state.structure.n_features:
+            old, state.structure = (
+                state.structure,
+                state.structure.with_n_features(encoded.n_features),
+            )
+            state.coef = old.resize(state.coef, state.structure)
+            state.coef_sum = old.resize(state.coef_sum, state.structure)
         return encoded, outputs
 
     def _current_model(self):
