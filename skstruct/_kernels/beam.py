@@ -13,7 +13,7 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel
-from .chain import add_chain_delta, split_coef, unary_scores
+from .chain import add_chain_delta, longest_sentence, split_coef, unary_scores
 
 
 @njit
@@ -274,9 +274,7 @@ def search_update_epoch(
     pool filled up: ``visit[n_visited]`` was not learnt from nor counted.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    max_len = 1
-    for i in range(offsets.shape[0] - 1):
-        max_len = max(max_len, offsets[i + 1] - offsets[i])
+    max_len = longest_sentence(offsets)
     unary = np.empty((max_len, n_labels))
     pred = np.empty(max_len, dtype=np.int32)
     for step in range(visit.shape[0]):

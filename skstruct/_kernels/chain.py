@@ -294,11 +294,18 @@ def add_chain_delta_to(
 
 
 @njit
-def epoch_scratch(offsets, n_labels, order):
-    """Buffers for decoding any sentence of a corpus: (unary, backptr, backptr2, path)."""
+def longest_sentence(offsets):
+    """Tokens in the longest sentence (at least 1)."""
     max_len = 1
     for i in range(offsets.shape[0] - 1):
         max_len = max(max_len, offsets[i + 1] - offsets[i])
+    return max_len
+
+
+@njit
+def epoch_scratch(offsets, n_labels, order):
+    """Buffers for decoding any sentence of a corpus: (unary, backptr, backptr2, path)."""
+    max_len = longest_sentence(offsets)
     unary = np.empty((max_len, n_labels))
     backptr = np.empty((max_len, n_labels), dtype=np.int32)
     backptr2 = np.empty((max_len if order == 2 else 0, n_labels, n_labels), dtype=np.int32)

@@ -165,12 +165,8 @@ class BaseStructuredLearner(StructuredModel):
         encoded, outputs = self.task_.extend(self, X, y)
         state = self._weights
         if encoded.n_features != state.structure.n_features:
-            old, state.structure = (
-                state.structure,
-                state.structure.with_n_features(encoded.n_features),
-            )
-            state.coef = old.resize(state.coef, state.structure)
-            state.coef_sum = old.resize(state.coef_sum, state.structure)
+            # new features get empty rows: the weight arrays stay as they are
+            state.structure = state.structure.with_n_features(encoded.n_features)
         return encoded, outputs
 
     def _current_model(self):

@@ -55,13 +55,9 @@ class AveragedWeights:
         )
 
     def compacted(self):
-        """This state in its compact layout (``structure.union()``: a chain's rows back
-        to back, no free slot), as new weights. Where the layout is compact already (a
-        fixed layout, or a chain that is) they hold this state's structure and arrays."""
-        structure = self.structure.union()
-        return AveragedWeights.from_state(
-            structure,
-            self.structure.moved(self.coef, structure),
-            self.structure.moved(self.coef_sum, structure),
-            self.n_seen,
-        )
+        """This state in its compact layout (``structure.compact``: a chain's rows back
+        to back, no free slot). A fixed layout keeps its structure and arrays; a chain gets
+        new ones."""
+        structure, coef = self.structure.compact(self.coef)
+        coef_sum = self.structure.compact(self.coef_sum)[1]
+        return AveragedWeights.from_state(structure, coef, coef_sum, self.n_seen)

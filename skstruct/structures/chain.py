@@ -71,11 +71,6 @@ class LinearChain:
             n_features, self.n_labels, self.order, self.rows.with_n_features(n_features)
         )
 
-    def resize(self, coef, target):
-        """``coef`` in the layout of ``target``, this chain over a grown vocabulary:
-        the pool does not move, so it is ``coef`` itself."""
-        return coef
-
     def training_copy(self):
         """A chain of its own for a training state to grow (rows copied)."""
         return self.with_rows(self.rows.copy())
@@ -124,10 +119,7 @@ class LinearChain:
         union = np.unique(np.concatenate(codes))
         if union.size == self.rows.nnz and self.is_compact():
             return self
-        features, labels = np.divmod(union, self.n_labels)
-        indptr = np.zeros(self.n_features + 1, dtype=np.int64)
-        np.cumsum(np.bincount(features, minlength=self.n_features), out=indptr[1:])
-        return self.with_rows(EmissionRows.from_csr(indptr, labels))
+        return self.with_rows(EmissionRows.from_codes(union, self.n_features, self.n_labels))
 
     def moved(self, coef, target):
         """``coef`` (laid out by this chain) in the layout of ``target``, a chain holding

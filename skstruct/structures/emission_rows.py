@@ -62,10 +62,16 @@ class EmissionRows:
         """Compact rows of the pairs (feature, gold label) that occur in ``encoded``."""
         tokens = np.repeat(np.arange(encoded.n_tokens), np.diff(encoded.indptr))
         codes = np.unique(encoded.indices.astype(np.int64) * n_labels + labels[tokens])
-        features, pair_labels = np.divmod(codes, n_labels)
-        indptr = np.zeros(encoded.n_features + 1, dtype=np.int64)
-        np.cumsum(np.bincount(features, minlength=encoded.n_features), out=indptr[1:])
-        return cls.from_csr(indptr, pair_labels)
+        return cls.from_codes(codes, encoded.n_features, n_labels)
+
+    @classmethod
+    def from_codes(cls, codes, n_features, n_labels):
+        """Compact rows of the pairs ``feature * n_labels + label`` in ``codes`` (sorted,
+        distinct)."""
+        features, labels = np.divmod(codes, n_labels)
+        indptr = np.zeros(n_features + 1, dtype=np.int64)
+        np.cumsum(np.bincount(features, minlength=n_features), out=indptr[1:])
+        return cls.from_csr(indptr, labels)
 
     @property
     def arrays(self):
