@@ -136,26 +136,32 @@ def from_dense_chain_coef(structure, dense):
     return np.concatenate([dense[n_emission:], dense[:n_emission]])
 
 
-def perceptron(model, sentences, labels, orders):
+def perceptron(model, sentences, labels, orders, batch_size=1):
     """Collins' perceptron, averaging by summing the weights after every example.
 
-    ``orders`` is one sequence of sentence indices per epoch. Returns the final and
-    the averaged weights (dicts) and the number of mistakes per epoch.
+    ``orders`` is one sequence of sentence indices per epoch. With ``batch_size > 1``
+    the sentences of each batch (consecutive pieces of an epoch's order) are all
+    decoded with the weights the batch starts from, then the updates are made in order
+    (Zhao & Huang 2013's minibatch perceptron). Returns the final and the averaged
+    weights (dicts) and the number of mistakes per epoch.
     """
     w, total, n_seen, mistakes = {}, {}, 0, []
     for order in orders:
         wrong = 0
-        for i in order:
-            pred = model.decode(sentences[i], w)
-            if list(pred) != list(labels[i]):
-                wrong += 1
-                for part, v in model.phi(sentences[i], labels[i]).items():
-                    w[part] = w.get(part, 0.0) + v
-                for part, v in model.phi(sentences[i], pred).items():
-                    w[part] = w.get(part, 0.0) - v
-            n_seen += 1
-            for part, v in w.items():
-                total[part] = total.get(part, 0.0) + v
+        order = list(order)
+        for lo in range(0, len(order), batch_size):
+            batch = order[lo : lo + batch_size]
+            predictions = [model.decode(sentences[i], w) for i in batch]
+            for i, pred in zip(batch, predictions):
+                if list(pred) != list(labels[i]):
+                    wrong += 1
+                    for part, v in model.phi(sentences[i], labels[i]).items():
+                        w[part] = w.get(part, 0.0) + v
+                    for part, v in model.phi(sentences[i], pred).items():
+                        w[part] = w.get(part, 0.0) - v
+                n_seen += 1
+                for part, v in w.items():
+                    total[part] = total.get(part, 0.0) + v
         mistakes.append(wrong)
     average = {part: v / n_seen for part, v in total.items()}
     return w, average, mistakes

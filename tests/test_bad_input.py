@@ -5,6 +5,7 @@ import pytest
 
 from skstruct import StructuredPerceptron, TokenFeatures
 from skstruct.metrics import token_accuracy
+from skstruct.utils import validation
 
 X = [[{"w": "a"}, {"w": "b"}], [{"w": "c"}]]
 y = [["A", "B"], ["A"]]
@@ -24,7 +25,7 @@ def fitted():
         ([X[0], []], [y[0], []], ValueError, r"X\[1\] is an empty sequence"),
         ("a b", y, TypeError, r"X must be a list of sequences, got str"),
         ({"w": "a"}, y, TypeError, r"X must be a list of sequences, got dict"),
-        ((s for s in X), y, TypeError, r"got a generator .* list\(X\)"),
+        ({tuple(map(str, s)) for s in X}, y, TypeError, r"X must be a list of sequences, got set"),
         ([{"w": "a"}, {"w": "b"}], y, TypeError, r"X\[0\] must be a sequence .* got dict"),
         (X, [["A", "B"], [1]], TypeError, r"Example 1: y mixes label types"),
         (X, [["A", "B"], [None]], TypeError, r"Example 1: label None .* strings or numbers"),
@@ -49,12 +50,73 @@ def test_score_counts_labels_unseen_in_training_as_errors(fitted):
 
 
 def test_predict_rejects_bad_input_clearly(fitted):
-    with pytest.raises(TypeError, match=r"got a list_iterator \(an iterator"):
-        fitted.predict(iter(X))
+    with pytest.raises(TypeError, match=r"X must be a list of sequences, got str"):
+        fitted.predict("a b")
     with pytest.raises(ValueError, match=r"X\[0\] is an empty sequence"):
         fitted.predict([[]])
     with pytest.raises(ValueError, match=r"Example 0: token 1 .*non-finite"):
         fitted.predict([[{"w": "a"}, {"w": float("nan")}]])
+
+
+def test_fit_reads_one_shot_iterables_into_lists(fitted):
+    est = StructuredPerceptron(max_iter=2, random_state=0)
+    est.fit((s for s in X), iter(y), X_dev=iter(X), y_dev=(labels for labels in y))
+    assert np.array_equal(est.coef_, fitted.coef_)
+    assert est.predict(X) == fitted.predict(X)
+
+
+def test_predict_and_score_read_iterators_in_chunks(fitted, monkeypatch):
+    monkeypatch.setattr(validation, "CHUNK_SIZE", 2)
+    many_X, many_y = X * 3, y * 3  # 6 sentences: chunks of 2, 2 and 2
+    assert fitted.predict(iter(many_X)) == fitted.predict(many_X)
+    assert fitted.predict(s for s in X[:1]) == fitted.predict(X[:1])
+    for X_in, y_in in [
+        (iter(many_X), iter(many_y)),
+        (iter(many_X), many_y),
+        (many_X, iter(many_y)),
+    ]:
+        assert fitted.score(X_in, y_in) == fitted.score(many_X, many_y)
+    with pytest.raises(ValueError, match=r"^X is empty"):
+        fitted.predict(iter([]))
+
+    class Reader:  # an iterable that is no collection, such as a corpus reader
+        def __iter__(self):
+            return iter(many_X)
+
+    assert fitted.predict(Reader()) == fitted.predict(many_X)
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "match"),
+    [
+        (lambda m, Xs: m.predict(iter([*Xs, []])), ValueError, r"^X\[6\] is an empty sequence"),
+        (
+            lambda m, Xs: m.predict(iter([*Xs, [{"w": "a"}, {"w": np.nan}]])),
+            ValueError,
+            r"^Example 6: token 1 has a non-finite",
+        ),
+        (lambda m, Xs: m.predict(iter([*Xs, "ab"])), TypeError, r"^X\[6\] must be a sequence"),
+        (
+            lambda m, Xs: m.score(iter(Xs), [*y * 3, ["A"]]),
+            ValueError,
+            r"^X and y have different numbers of sequences: 6 and 7\.$",
+        ),
+        (
+            lambda m, Xs: m.score(iter([*Xs, *Xs]), iter(y * 3)),
+            ValueError,
+            r"^X and y have different numbers of sequences: 12 and 6\.$",
+        ),
+        (
+            lambda m, Xs: m.score(iter(Xs), iter([*y * 2, ["A"], ["B"]])),
+            ValueError,
+            r"^Example 4: X\[4\] has 2 tokens but y\[4\] has 1 labels\.$",
+        ),
+    ],
+)
+def test_errors_in_later_chunks_name_the_index_in_X(fitted, monkeypatch, call, error, match):
+    monkeypatch.setattr(validation, "CHUNK_SIZE", 2)
+    with pytest.raises(error, match=match):
+        call(fitted, X * 3)
 
 
 def test_unseen_features_at_predict_are_ignored(fitted):

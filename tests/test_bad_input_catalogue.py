@@ -197,6 +197,10 @@ def _same_model(c, fitted, reference_X=None):
     assert fitted.predict(X) == reference.predict(X)
 
 
+def _assert_equal(got, expected):
+    assert got == expected
+
+
 # A 10,000-token sentence: the label follows the word (w0-w2: A, w3-w6: B).
 _LONG_X = [{"w": f"w{k % 7}"} for k in range(10_000)]
 _LONG_Y = ["A" if k % 7 < 3 else "B" for k in range(10_000)]
@@ -461,26 +465,30 @@ CATALOGUE = [
         lambda c: c.fitted().score(c.X[:1], [[*c.y[0], c.y[0][-1]]]),
     ),
     Case(
-        "generator-X", "X a generator of sentences", "fit", "chains, trees",
-        TypeError,
-        r"^X must be a list of sequences, got a generator \(an iterator, which can be read only "
-        r"once\)\. Materialise it first: X = list\(X\)\.$",
-        "X must be a list of sequences, got a generator (an iterator, which can be read only "
-        "once). Materialise it first: X = list(X).",
+        "generator-X", "X a generator of sentences", "fit", "chains, trees", None, None,
+        "read into a list (the sentences, not their features): the same model, weight for "
+        "weight",
         lambda c: c.new().fit((s for s in c.X), c.y),
+        _same_model,
     ),
     Case(
-        "generator-y", "y a generator of label lists", "fit", "chains, trees",
-        TypeError, r"^y must be a list of sequences, got a generator .* y = list\(y\)\.$",
-        "y must be a list of sequences, got a generator (...). Materialise it first: "
-        "y = list(y).",
+        "generator-y", "y a generator of label lists", "fit", "chains, trees", None, None,
+        "read into a list: the same model, weight for weight",
         lambda c: c.new().fit(c.X, (labels for labels in c.y)),
+        _same_model,
     ),
     Case(
-        "iterator-X-predict", "`iter(X)`", "predict", "chains, trees",
-        TypeError, r"^X must be a list of sequences, got a list_iterator \(an iterator",
-        "X must be a list of sequences, got a list_iterator (an iterator, ...).",
+        "iterator-X-predict", "`iter(X)`", "predict", "chains, trees", None, None,
+        "read and predicted 4096 sentences at a time: the predictions for the list",
         lambda c: c.fitted().predict(iter(c.X)),
+        lambda c, predicted: _assert_equal(predicted, c.fitted().predict(c.X)),
+    ),
+    Case(
+        "iterator-X-predict-late-error", "`iter(X)` whose sentence 4,200 is empty (a later "
+        "chunk)", "predict", "chains, trees",
+        ValueError, r"^X\[4200\] is an empty sequence; every sequence needs at least one token\.$",
+        "X[4200] is an empty sequence; every sequence needs at least one token.",
+        lambda c: c.fitted().predict(iter([*c.X * 700, []])),
     ),
     Case(
         "string-X", '`X = "the dog"`', "fit", "chains, trees",

@@ -468,8 +468,23 @@ def chain_inputs(draw):
     else:
         y = draw(nested)
     if draw(st.integers(0, 10)) == 0:  # now and then a one-shot iterator
-        X = iter(X) if isinstance(X, list) else X
+        X = OneShot(X) if isinstance(X, list) else X
     return X, y
+
+
+class OneShot:
+    """Sentences that every call reads as a fresh one-shot iterator (:func:`_fresh`)."""
+
+    def __init__(self, items):
+        self.items = items
+
+    def __repr__(self):
+        return f"OneShot({self.items!r})"
+
+
+def _fresh(X):
+    """``X`` for one call: a new iterator over a :class:`OneShot`'s items."""
+    return iter(X.items) if isinstance(X, OneShot) else X
 
 
 _tags = st.sampled_from(["DT", "NN", "VB", "_", ""]) | _leaves
@@ -578,7 +593,7 @@ def _attempt(kind, call, *args):
 
 
 def _check_predictions(learner, X, predicted, parses):
-    sentences = list(X)
+    sentences = list(X.items if isinstance(X, OneShot) else X)
     assert type(predicted) is list and len(predicted) == len(sentences)
     classes = None if parses else learner.classes_.tolist()
     for sentence, out in zip(sentences, predicted):
@@ -593,13 +608,13 @@ def _check_predictions(learner, X, predicted, parses):
 
 def _fuzz_learners(learners, X, y, other_X, parses, kind):
     for name, learner in learners.items():
-        fitted = _attempt(f"{kind} fit", learner.fit, X, y)
+        fitted = _attempt(f"{kind} fit", learner.fit, _fresh(X), y)
         if fitted is None:
             continue
-        predicted = _attempt(f"{kind} predict", fitted.predict, X)
+        predicted = _attempt(f"{kind} predict", fitted.predict, _fresh(X))
         assert predicted is not None, f"{name}: fitted on X but cannot predict X"
         _check_predictions(fitted, X, predicted, parses)
-        predicted = _attempt(f"{kind} predict", fitted.predict, other_X)
+        predicted = _attempt(f"{kind} predict", fitted.predict, _fresh(other_X))
         if predicted is not None:
             _check_predictions(fitted, other_X, predicted, parses)
 

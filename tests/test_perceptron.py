@@ -79,9 +79,10 @@ def _dot(w, counts):
     return sum(w.get(part, 0.0) * v for part, v in counts.items())
 
 
+@pytest.mark.parametrize("batch_size", [1, 4])
 @pytest.mark.parametrize("average", [True, False])
 @pytest.mark.parametrize("order", [0, 1])
-def test_estimator_matches_python_twin(average, order):
+def test_estimator_matches_python_twin(average, order, batch_size):
     rng = np.random.default_rng(1)
     X = _token_dicts(rng, 12, 5)
     y = [[f"L{rng.integers(3)}" for _ in seq] for seq in X]
@@ -89,13 +90,13 @@ def test_estimator_matches_python_twin(average, order):
         seq[0] = "L0"  # make sure all three labels occur
     y[3][0], y[4][0] = "L1", "L2"
     est = StructuredPerceptron(
-        Viterbi(order=order), max_iter=3, average=average, shuffle=False
+        Viterbi(order=order), max_iter=3, average=average, shuffle=False, batch_size=batch_size
     ).fit(X, y)
     encoded = est.encoder_.transform(X)
     model = naive.ChainModel(encoded.n_features, 3, first_order=order == 1)
     labels = [[int(label[1]) for label in seq] for seq in y]
     orders = [range(len(X))] * 3
-    w, mean, mistakes = naive.perceptron(model, _as_sparse(encoded), labels, orders)
+    w, mean, mistakes = naive.perceptron(model, _as_sparse(encoded), labels, orders, batch_size)
     np.testing.assert_allclose(
         naive.dense_chain_coef(est.structure_, est.coef_),
         model.to_flat(mean if average else w),

@@ -33,6 +33,35 @@ def _extension(unary, t, n, prev_state, c, n_labels, order, transition, start, s
 
 
 @njit
+def _first_order_candidates(unary, t, n, transition, stop, labels, scores, lo, hi, cand_score,
+                            cand_parent, cand_label, touched):  # fmt: skip
+    """Candidates of step ``t > 0`` of a first-order beam: for every label, its best
+    extension of the live items ``lo:hi`` of step ``t - 1``. The same additions in the
+    same order as the general loop of ``beam_search``, and ties to the lower slot as
+    there (the first generated), so both give the same beams bit for bit. Returns the
+    number of candidates (every label, in label order)."""
+    L = unary.shape[1]
+    last = t == n - 1
+    for c in range(L):
+        cand_score[c] = -np.inf
+    for slot in range(lo, hi):
+        prev = labels[t - 1, slot]
+        prev_score = scores[t - 1, slot]
+        for c in range(L):
+            ext = unary[t, c] + transition[prev, c]
+            if last:
+                ext += stop[c]
+            v = prev_score + ext
+            if v > cand_score[c] or slot == lo:
+                cand_score[c] = v
+                cand_parent[c] = slot
+    for c in range(L):
+        cand_label[c] = c
+        touched[c] = c
+    return L
+
+
+@njit
 def beam_search(unary, n, transition, start, stop, trigram, order, beam_size, gold, laso):
     """Beam search for one sentence, with the trace the update rules need.
 
@@ -82,6 +111,12 @@ def beam_search(unary, n, transition, start, stop, trigram, order, beam_size, go
         else:
             lo = first_slot[t - 1]
             hi = lo + n_live[t - 1]
+        if order == 1 and t > 0:
+            # every class is a label: the best parent per label, without bookkeeping
+            n_touched = _first_order_candidates(unary, t, n, transition, stop, labels, scores,
+                                                lo, hi, cand_score, cand_parent, cand_label,
+                                                touched)  # fmt: skip
+            hi = lo  # done: skip the general loop
         for slot in range(lo, hi):
             prev_state = states[t - 1, slot] if t > 0 else 0
             prev_score = scores[t - 1, slot] if t > 0 else 0.0
@@ -304,3 +339,43 @@ def search_update_epoch(
             counts[COUNT_CORRECT] += path[k] == gold[k]
         n_seen += 1
     return n_seen, visit.shape[0]
+
+
+@njit_parallel
+def search_decisions(
+    indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
+    beam_size, rule, pred, steps, margins, correct, invalid_standard,
+):  # fmt: skip
+    """Decode the sentences ``batch`` against the same weights, in parallel, and decide
+    each one's update (the first half of a minibatch epoch; Zhao & Huang 2013).
+
+    Sentence ``batch[b]`` gets: ``steps[b]``, the step its rule updates at (-1: none),
+    the predicted prefix up to that step in ``pred[token_start[b]:]``, the margin there
+    in ``margins[b]``, its tokens decoded right in ``correct[b]`` and whether the
+    standard update would be invalid in ``invalid_standard[b]``. Every sentence writes
+    only its own entries, so the result does not depend on the number of threads.
+    """
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    for b in prange(batch.shape[0]):
+        lo = offsets[batch[b]]
+        n = offsets[batch[b] + 1] - lo
+        gold = labels[lo : lo + n]
+        unary = np.empty((n, n_labels))
+        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+        result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size,
+                             gold, False)  # fmt: skip
+        path, beam_labels, parents, _, best, gold_score, in_beam, best_is_gold, _ = result
+        t = update_step(rule, best, gold_score, in_beam, best_is_gold, n)
+        steps[b] = t
+        if t >= 0:
+            backtrack(beam_labels, parents, t, 0, pred[token_start[b] :])
+            margins[b] = best[t] - gold_score[t]
+        right = 0
+        for k in range(n):
+            right += path[k] == gold[k]
+        correct[b] = right
+        invalid_standard[b] = not best_is_gold[n - 1] and best[n - 1] - gold_score[n - 1] < 0
+
+
+#: The same, one thread (no thread pool to wake for a batch decoded serially).
+search_decisions_serial = njit(getattr(search_decisions, "py_func", search_decisions))

@@ -19,7 +19,7 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel
-from .rows import add_token_scores, token_pair_slots
+from .rows import add_token_scores, ensure_token_pairs, token_pair_slots
 
 
 @njit
@@ -364,3 +364,69 @@ def argmax_path(unary, transition, start, stop, trigram, order):
     path = np.empty(n, dtype=np.int32)
     _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
     return path
+
+
+@njit_parallel
+def viterbi_decisions(
+    indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
+    pred, steps, correct,
+):  # fmt: skip
+    """Exact Viterbi paths of the sentences ``batch`` against the same weights, in
+    parallel: the first half of a minibatch epoch of Collins' perceptron.
+
+    The path of ``batch[b]`` goes to ``pred[token_start[b]:]``; ``steps[b]`` is its last
+    position when it has a mistake (a full update), else -1; ``correct[b]`` counts its
+    tokens labelled right. Each sentence writes only its own entries.
+    """
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    for b in prange(batch.shape[0]):
+        lo = offsets[batch[b]]
+        n = offsets[batch[b] + 1] - lo
+        unary = np.empty((n, n_labels))
+        backptr = np.empty((n, n_labels), dtype=np.int32)
+        backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+        path = pred[token_start[b] : token_start[b] + n]
+        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+        _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
+        right = 0
+        for k in range(n):
+            right += path[k] == labels[lo + k]
+        correct[b] = right
+        steps[b] = n - 1 if right < n else -1
+
+
+#: The same, one thread.
+viterbi_decisions_serial = njit(getattr(viterbi_decisions, "py_func", viterbi_decisions))
+
+
+@njit
+def apply_chain_decisions(
+    indptr, indices, data, offsets, labels, batch, token_start, pred, steps, rows, coef,
+    coef_sum, n_labels, order, n_seen,
+):  # fmt: skip
+    """The second half of a minibatch epoch: the updates decided for ``batch`` (see
+    ``viterbi_decisions``), applied in order, with lazy averaging.
+
+    ``w += phi(gold) - phi(pred)`` over the first ``steps[b] + 1`` tokens of each
+    sentence that has an update (stop scores when that is the whole sentence). Every
+    pair the batch touches gets a weight before any update is applied, so a full pool
+    changes no weight: it returns -1 (grow the pool, call again); else the new n_seen.
+    """
+    emission = split_coef(coef, n_labels, order)[0]
+    emission_sum = split_coef(coef_sum, n_labels, order)[0]
+    for b in range(batch.shape[0]):
+        if steps[b] < 0:
+            continue
+        lo = offsets[batch[b]]
+        if not ensure_token_pairs(rows, indptr, indices, lo, labels[lo:], pred[token_start[b]:],
+                                  steps[b] + 1, n_labels, emission, emission_sum):  # fmt: skip
+            return -1
+    for b in range(batch.shape[0]):
+        if steps[b] >= 0:
+            lo = offsets[batch[b]]
+            n = offsets[batch[b] + 1] - lo
+            add_chain_delta(indptr, indices, data, lo, labels[lo:], pred[token_start[b]:],
+                            steps[b] + 1, order, steps[b] + 1 == n, rows, coef, coef_sum,
+                            n_labels, 1.0, float(n_seen))  # fmt: skip
+        n_seen += 1
+    return n_seen

@@ -8,8 +8,9 @@ start / stop parts at the edges.
 """
 
 import numpy as np
+from numba import prange
 
-from ._config import njit
+from ._config import njit, njit_parallel
 from .chain import _decode_into, epoch_scratch, split_coef, unary_scores
 from .rows import add_pair, ensure_token_pairs
 
@@ -218,26 +219,71 @@ def choose_terms(
 
 
 @njit
+def swvp_terms(
+    unary, gold, pred, n, transition, start, stop, trigram, order, substructures, gamma_kind,
+    beta, aggressive, enforce, starts, stops, used, gamma, counts,
+):  # fmt: skip
+    """The mixed assignments to update on for a prediction with a mistake, and their
+    weights (margins from ``unary`` and the structure weights given). Writes the ranges
+    to ``starts``/``stops``, the choice to ``used`` and the weights to ``gamma`` (each
+    >= n long) and returns how many ranges there are; 0 when nothing is updated.
+    Counts the update and its terms' outcomes in ``counts``."""
+    mixed = np.empty(n, dtype=np.int32)
+    margins = np.empty(n)
+    differs = np.empty(n, dtype=np.bool_)
+    ranked = np.empty(n, dtype=np.bool_)
+    counts[COUNT_MISTAKES] += 1
+    n_sets = substructure_ranges(gold, pred, n, substructures, starts, stops)
+    for j in range(n_sets):
+        a, b = starts[j], stops[j]
+        mixed[:n] = gold[:n]
+        differs[j] = False
+        for k in range(a, b):
+            mixed[k] = pred[k]
+            differs[j] = differs[j] or pred[k] != gold[k]
+        margins[j] = window_score(
+            unary, gold, n, a, b, transition, start, stop, trigram, order
+        ) - window_score(unary, mixed, n, a, b, transition, start, stop, trigram, order)
+    case = choose_terms(margins, differs, n_sets, gamma_kind, beta, aggressive, enforce, used,
+                        ranked, gamma, counts)  # fmt: skip
+    if case == 2:
+        return 0
+    if case == 1:  # back off to the CSP update: J = [n], gamma = 1
+        n_sets = 1
+        starts[0], stops[0] = 0, n
+        used[0] = True
+        gamma[0] = 1.0
+    counts[COUNT_UPDATES] += 1
+    return n_sets
+
+
+@njit
+def apply_swvp_terms(
+    indptr, indices, data, lo, gold, pred, n, order, rows, coef, coef_sum, n_labels, n_seen,
+    n_sets, starts, stops, used, gamma, counts,
+):  # fmt: skip
+    """Apply the terms ``swvp_terms`` chose, every one against the weights the margins
+    were computed with (each term's delta is scaled, then added), with lazy averaging."""
+    mixed = np.empty(n, dtype=np.int32)
+    for j in range(n_sets):
+        if not used[j] or gamma[j] == 0.0:
+            continue
+        a, b = starts[j], stops[j]
+        mixed[:n] = gold[:n]
+        mixed[a:b] = pred[a:b]
+        counts[COUNT_TERMS] += 1
+        add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order, rows, coef,
+                         n_labels, gamma[j])  # fmt: skip
+        if n_seen > 0:
+            add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order, rows,
+                             coef_sum, n_labels, gamma[j] * n_seen)  # fmt: skip
+
+
+@njit
 def swvp_epoch(
-    indptr,
-    indices,
-    data,
-    offsets,
-    labels,
-    visit,
-    rows,
-    coef,
-    coef_sum,
-    n_labels,
-    order,
-    n_seen,
-    substructures,
-    gamma_kind,
-    beta,
-    aggressive,
-    enforce,
-    counts,
-):
+    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
+    n_seen, substructures, gamma_kind, beta, aggressive, enforce, counts,
+):  # fmt: skip
     """One SWVP epoch (argmax inference, built-in JJ_x and gamma), with lazy averaging.
 
     Arrays as in ``chain.perceptron_epoch``; substructures, gamma_kind : option codes
@@ -249,13 +295,9 @@ def swvp_epoch(
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
     max_len = pred.shape[0]
-    mixed = np.empty(max_len, dtype=np.int32)
     starts = np.empty(max_len, dtype=np.int64)
     stops = np.empty(max_len, dtype=np.int64)
-    margins = np.empty(max_len)
-    differs = np.empty(max_len, dtype=np.bool_)
     used = np.empty(max_len, dtype=np.bool_)
-    ranked = np.empty(max_len, dtype=np.bool_)
     gamma = np.empty(max_len)
     emission_sum = split_coef(coef_sum, n_labels, order)[0]
     for step in range(visit.shape[0]):
@@ -269,61 +311,90 @@ def swvp_epoch(
         for k in range(n):
             if pred[k] != gold[k]:
                 n_wrong += 1
-        if n_wrong == 0:
-            counts[N_COUNTS] += n
-            n_seen += 1
-            continue
-        # every pair a mixed assignment touches is (feature, gold or predicted label)
-        if not ensure_token_pairs(
-            rows, indptr, indices, lo, gold, pred, n, n_labels, emission, emission_sum
-        ):
-            return n_seen, step
+        if n_wrong > 0:
+            # every pair a mixed assignment touches is (feature, gold or predicted label)
+            if not ensure_token_pairs(
+                rows, indptr, indices, lo, gold, pred, n, n_labels, emission, emission_sum
+            ):
+                return n_seen, step
+            n_sets = swvp_terms(unary, gold, pred, n, transition, start, stop, trigram, order,
+                                substructures, gamma_kind, beta, aggressive, enforce, starts,
+                                stops, used, gamma, counts)  # fmt: skip
+            apply_swvp_terms(indptr, indices, data, lo, gold, pred, n, order, rows, coef,
+                             coef_sum, n_labels, n_seen, n_sets, starts, stops, used, gamma,
+                             counts)  # fmt: skip
         counts[N_COUNTS] += n - n_wrong
-        counts[COUNT_MISTAKES] += 1
-        n_sets = substructure_ranges(gold, pred, n, substructures, starts, stops)
-        for j in range(n_sets):
-            a, b = starts[j], stops[j]
-            mixed[:n] = gold
-            differs[j] = False
-            for k in range(a, b):
-                mixed[k] = pred[k]
-                differs[j] = differs[j] or pred[k] != gold[k]
-            margins[j] = window_score(
-                unary, gold, n, a, b, transition, start, stop, trigram, order
-            ) - window_score(unary, mixed, n, a, b, transition, start, stop, trigram, order)
-        case = choose_terms(
-            margins,
-            differs,
-            n_sets,
-            gamma_kind,
-            beta,
-            aggressive,
-            enforce,
-            used,
-            ranked,
-            gamma,
-            counts,
-        )
-        if case == 1:  # back off to the CSP update: J = [n], gamma = 1
-            n_sets = 1
-            starts[0], stops[0] = 0, n
-            used[0] = True
-            gamma[0] = 1.0
-        if case != 2:
-            counts[COUNT_UPDATES] += 1
-            # Apply every term against the weights the margins were computed with:
-            # scale first, add after.
-            for j in range(n_sets):
-                if not used[j] or gamma[j] == 0.0:
-                    continue
-                a, b = starts[j], stops[j]
-                mixed[:n] = gold
-                mixed[a:b] = pred[a:b]
-                counts[COUNT_TERMS] += 1
-                add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order, rows,
-                                 coef, n_labels, gamma[j])  # fmt: skip
-                if n_seen > 0:
-                    add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order,
-                                     rows, coef_sum, n_labels, gamma[j] * n_seen)  # fmt: skip
         n_seen += 1
     return n_seen, visit.shape[0]
+
+
+@njit_parallel
+def swvp_decisions(
+    indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
+    substructures, gamma_kind, beta, aggressive, enforce, pred, n_sets, starts, stops, used,
+    gamma, counts,
+):  # fmt: skip
+    """Decode the sentences ``batch`` against the same weights, in parallel, and choose
+    each one's terms (``swvp_terms``): the first half of a minibatch SWVP epoch.
+
+    Sentence ``batch[b]`` writes its path, ranges, choices and weights from
+    ``token_start[b]`` on in ``pred``, ``starts``, ``stops``, ``used``, ``gamma``, its
+    number of ranges (0: no update) to ``n_sets[b]`` and its counts to ``counts[b]``
+    (int64 (len(batch), N_COUNTS + 1)): the result does not depend on the threads.
+    """
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    for b in prange(batch.shape[0]):
+        lo = offsets[batch[b]]
+        n = offsets[batch[b] + 1] - lo
+        at = token_start[b]
+        gold = labels[lo : lo + n]
+        path = pred[at : at + n]
+        unary = np.empty((n, n_labels))
+        backptr = np.empty((n, n_labels), dtype=np.int32)
+        backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+        _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
+        n_wrong = 0
+        for k in range(n):
+            n_wrong += path[k] != gold[k]
+        counts[b, N_COUNTS] = n - n_wrong
+        n_sets[b] = 0
+        if n_wrong > 0:
+            n_sets[b] = swvp_terms(unary, gold, path, n, transition, start, stop, trigram,
+                                   order, substructures, gamma_kind, beta, aggressive, enforce,
+                                   starts[at:], stops[at:], used[at:], gamma[at:],
+                                   counts[b])  # fmt: skip
+
+
+#: The same, one thread.
+swvp_decisions_serial = njit(getattr(swvp_decisions, "py_func", swvp_decisions))
+
+
+@njit
+def apply_swvp_decisions(
+    indptr, indices, data, offsets, labels, batch, token_start, rows, coef, coef_sum,
+    n_labels, order, n_seen, pred, n_sets, starts, stops, used, gamma, counts,
+):  # fmt: skip
+    """The second half of a minibatch SWVP epoch: the terms ``swvp_decisions`` chose,
+    applied in order with lazy averaging. Every pair the batch touches gets a weight
+    before any term is applied, so a full pool changes no weight: it returns -1 (grow
+    the pool, call again); else the new n_seen."""
+    emission = split_coef(coef, n_labels, order)[0]
+    emission_sum = split_coef(coef_sum, n_labels, order)[0]
+    for b in range(batch.shape[0]):
+        lo = offsets[batch[b]]
+        n = offsets[batch[b] + 1] - lo
+        if n_sets[b] > 0 and not ensure_token_pairs(
+            rows, indptr, indices, lo, labels[lo:], pred[token_start[b] :], n, n_labels,
+            emission, emission_sum,
+        ):  # fmt: skip
+            return -1
+    for b in range(batch.shape[0]):
+        lo = offsets[batch[b]]
+        n = offsets[batch[b] + 1] - lo
+        at = token_start[b]
+        apply_swvp_terms(indptr, indices, data, lo, labels[lo : lo + n], pred[at:], n, order,
+                         rows, coef, coef_sum, n_labels, n_seen, n_sets[b], starts[at:],
+                         stops[at:], used[at:], gamma[at:], counts[b])  # fmt: skip
+        n_seen += 1
+    return n_seen

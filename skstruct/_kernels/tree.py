@@ -19,8 +19,9 @@ side" (``s == h``: ``d`` is ``h``'s first child on that side).
 """
 
 import numpy as np
+from numba import prange
 
-from ._config import njit
+from ._config import njit, njit_parallel
 
 FORM, POS, PREFIX = 0, 1, 2
 N_ATTRS = 3
@@ -721,6 +722,30 @@ def add_tree_features(
 
 
 @njit
+def learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef, coef_sum, n_seen,
+               n_features, order, n_labels, buffer, states):  # fmt: skip
+    """The perceptron update of one parsed sentence, with lazy averaging, when a head or
+    (``n_labels > 0``) a label is wrong. Returns (whether it was a mistake, wrong heads).
+    """
+    wrong_heads, wrong = 0, False
+    for d in range(1, n + 1):
+        if pred[d] != gold[d]:
+            wrong_heads += 1
+            wrong = True
+        elif n_labels > 0 and pred_labels[d] != gold_labels[d]:
+            wrong = True
+    if wrong:
+        for target, t in ((coef, 1.0), (coef_sum, float(n_seen))):
+            if t == 0.0:
+                continue
+            add_tree_features(attrs, start, n, gold, gold_labels, target, n_features, order,
+                              n_labels, t, buffer, states)  # fmt: skip
+            add_tree_features(attrs, start, n, pred, pred_labels, target, n_features, order,
+                              n_labels, -t, buffer, states)  # fmt: skip
+    return wrong, wrong_heads
+
+
+@njit
 def max_length(offsets):
     longest = 0
     for i in range(offsets.shape[0] - 1):
@@ -757,39 +782,81 @@ def perceptron_epoch(
                 gold_labels[d] = labels[start + d - 1]
         pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
                       n_labels, work)  # fmt: skip
-        wrong_heads, wrong = 0, False
-        for d in range(1, n + 1):
-            if pred[d] != gold[d]:
-                wrong_heads += 1
-                wrong = True
-            elif n_labels > 0 and pred_labels[d] != gold_labels[d]:
-                wrong = True
+        wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef,
+                                        coef_sum, n_seen, n_features, order, n_labels, buffer,
+                                        states)  # fmt: skip
         correct += n - wrong_heads
-        if wrong:
-            mistakes += 1
-            for target, t in ((coef, 1.0), (coef_sum, float(n_seen))):
-                if t == 0.0:
-                    continue
-                add_tree_features(attrs, start, n, gold, gold_labels, target, n_features, order,
-                                  n_labels, t, buffer, states)  # fmt: skip
-                add_tree_features(attrs, start, n, pred, pred_labels, target, n_features, order,
-                                  n_labels, -t, buffer, states)  # fmt: skip
+        mistakes += wrong
         n_seen += 1
     return mistakes, correct, n_seen
 
 
-@njit
-def predict_batch(attrs, offsets, coef, n_features, order, projective, single_root, n_labels):
-    """Heads and label ids (zeros when unlabelled) of every word of every sentence."""
-    work = scratch(max_length(offsets), order)
-    heads_out = np.empty(offsets[-1], dtype=np.int64)
-    labels_out = np.zeros(offsets[-1], dtype=np.int64)
-    for i in range(offsets.shape[0] - 1):
-        start = offsets[i]
-        n = offsets[i + 1] - start
+@njit_parallel
+def tree_decisions(attrs, offsets, batch, token_start, coef, n_features, order, projective,
+                   single_root, n_labels, heads_out, labels_out):  # fmt: skip
+    """Best trees of the sentences ``batch`` against the same weights, in parallel:
+    heads and label ids (zeros when unlabelled) of sentence ``batch[b]``'s words go to
+    ``heads_out``/``labels_out`` from ``token_start[b]`` on. Each sentence writes only
+    its own entries, so the result does not depend on the number of threads."""
+    for b in prange(batch.shape[0]):
+        start = offsets[batch[b]]
+        n = offsets[batch[b] + 1] - start
+        work = scratch(n, order)
         pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
                       n_labels, work)  # fmt: skip
+        at = token_start[b]
         for d in range(1, n + 1):
-            heads_out[start + d - 1] = pred[d]
-            labels_out[start + d - 1] = work[5][d]
+            heads_out[at + d - 1] = pred[d]
+            labels_out[at + d - 1] = work[5][d]
+
+
+#: The same, one thread.
+tree_decisions_serial = njit(getattr(tree_decisions, "py_func", tree_decisions))
+
+
+def predict_batch(attrs, offsets, coef, n_features, order, projective, single_root, n_labels,
+                  parallel=True):  # fmt: skip
+    """Heads and label ids (zeros when unlabelled) of every word of every sentence."""
+    heads_out = np.empty(offsets[-1], dtype=np.int64)
+    labels_out = np.zeros(offsets[-1], dtype=np.int64)
+    decide = tree_decisions if parallel else tree_decisions_serial
+    decide(attrs, offsets, np.arange(offsets.shape[0] - 1), offsets, coef, n_features, order,
+           projective, single_root, n_labels, heads_out, labels_out)  # fmt: skip
     return heads_out, labels_out
+
+
+@njit
+def apply_tree_decisions(
+    attrs, offsets, heads, labels, batch, token_start, pred_heads, pred_labels, coef, coef_sum,
+    n_seen, n_features, order, n_labels,
+):  # fmt: skip
+    """The updates for the trees ``tree_decisions`` found, applied in order with lazy
+    averaging (the second half of a minibatch epoch). Returns (mistakes, correct heads,
+    n_seen), as ``perceptron_epoch``."""
+    longest = 0
+    for b in range(batch.shape[0]):
+        longest = max(longest, offsets[batch[b] + 1] - offsets[batch[b]])
+    work = scratch(longest, order)
+    buffer, states = work[3], work[4]
+    N = longest + 1
+    gold, gold_labels = np.empty(N, dtype=np.int64), np.zeros(N, dtype=np.int64)
+    pred, pred_label = np.empty(N, dtype=np.int64), np.zeros(N, dtype=np.int64)
+    mistakes, correct = 0, 0
+    for b in range(batch.shape[0]):
+        start = offsets[batch[b]]
+        n = offsets[batch[b] + 1] - start
+        at = token_start[b]
+        gold[0], pred[0] = -1, -1
+        for d in range(1, n + 1):
+            gold[d] = heads[start + d - 1]
+            pred[d] = pred_heads[at + d - 1]
+            if n_labels > 0:
+                gold_labels[d] = labels[start + d - 1]
+                pred_label[d] = pred_labels[at + d - 1]
+        wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_label, coef,
+                                        coef_sum, n_seen, n_features, order, n_labels, buffer,
+                                        states)  # fmt: skip
+        correct += n - wrong_heads
+        mistakes += wrong
+        n_seen += 1
+    return mistakes, correct, n_seen

@@ -14,10 +14,7 @@ from .._kernels import chain as _chain
 from ..structures import LinearChain, SearchTrace
 from ..tasks import SEQUENCE_LABELLING
 from ..utils._sklearn_compat import Interval
-from ._base import Capabilities, Decoder
-
-#: Batches of fewer sentences are decoded on one thread (see _kernels.chain).
-PARALLEL_FROM = 64
+from ._base import PARALLEL_FROM, Capabilities, Decoder
 
 
 class _ChainDecoder(Decoder):

@@ -9,7 +9,7 @@ from .._kernels import tree as _tree
 from ..structures import ArcFactoredTree, OutputTrace
 from ..tasks import DEPENDENCY_PARSING
 from ..utils._sklearn_compat import Interval
-from ._base import Capabilities, Decoder
+from ._base import PARALLEL_FROM, Capabilities, Decoder
 
 
 class _TreeDecoder(Decoder):
@@ -56,6 +56,7 @@ class _TreeDecoder(Decoder):
         heads, labels = _tree.predict_batch(
             encoded.attrs, encoded.offsets, coef, structure.n_features, self._order,
             self.projective, structure.single_root, structure.n_labels,
+            parallel=encoded.n_sentences >= PARALLEL_FROM,
         )  # fmt: skip
         return structure.encode(heads, labels)
 

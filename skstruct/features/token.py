@@ -2,14 +2,20 @@
 
 import re
 from collections.abc import Mapping
+from itertools import chain, repeat
 from numbers import Integral
 
+import numpy as np
 from sklearn.base import BaseEstimator, TransformerMixin
 
 from ..utils._sklearn_compat import Interval, fit_context
 from ..utils.validation import check_sequences
+from ._encoder import _offsets
+from ._types import INVALID, stack_rows, type_ids
 
 _SHAPE_RUNS = re.compile(r"(.)\1+")
+#: The start of a context feature's name (``"-1:lower"``).
+_CONTEXT = re.compile(r"[-+]\d+:")
 
 
 def word_shape(word):
@@ -71,6 +77,17 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
     --------
     skstruct.StructuredPerceptron : takes these dicts directly, or this transformer
         as its ``features`` parameter.
+
+    Notes
+    -----
+    A token's features depend on its fields alone (and on those of its neighbours, and
+    on its position for ``BOS``/``EOS``). A learner given ``features=TokenFeatures()``
+    therefore makes no dict per token: :meth:`encode` computes the features of each
+    distinct token once (tens of thousands of types for a million tokens), encodes
+    them, and builds every token's feature row by array indexing, equal to encoding
+    :meth:`transform`'s dicts (the same features and values, in the same order). On
+    the Brown corpus this saves most of the time and memory that the dicts cost.
+    :meth:`transform` still returns the dicts, for pipelines and inspection.
 
     Examples
     --------
@@ -147,13 +164,152 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
         X = check_sequences(X)
         return [self._sentence(i, seq) for i, seq in enumerate(X)]
 
+    def encode(self, X, encoder, *, learn=False):
+        """Encode the features of every token with ``encoder``, computed once per
+        distinct token: no dict per token.
+
+        The result equals ``encoder.transform(self.transform(X))``, or
+        ``encoder.partial_fit_transform(self.transform(X))`` when ``learn``, row for
+        row: the same features with the same values, in the same order within each row
+        (scores add weights in that order). The encoder learns the same features, though
+        new ones may get other column ids than the dict path would give them. Bad tokens
+        raise the errors of :meth:`transform`.
+
+        Parameters
+        ----------
+        X : list of sequences of tokens
+            As for :meth:`transform`.
+        encoder : TokenDictEncoder
+            Encodes the features; fitted, unless ``learn``.
+        learn : bool, default=False
+            Add the features of ``X`` to the encoder's vocabulary (fitting an unfitted
+            encoder on them); else features it has not seen are dropped.
+
+        Returns
+        -------
+        EncodedSequences
+
+        Examples
+        --------
+        >>> from skstruct.features import TokenDictEncoder
+        >>> feats = TokenFeatures(word=False, shape=False, prefix_length=0,
+        ...                       suffix_length=1, flags=False, window=0, bos_eos=False)
+        >>> encoder = TokenDictEncoder()
+        >>> X = feats.encode([["The", "cats"], ["the"]], encoder, learn=True)
+        >>> names = encoder.get_feature_names_out()
+        >>> [names[X.indices[a:b]].tolist() for a, b in zip(X.indptr[:-1], X.indptr[1:])]
+        [['bias', 'lower=the', 'suffix1=e'], ['bias', 'lower=cats', 'suffix1=s'], \
+['bias', 'lower=the', 'suffix1=e']]
+        """
+        X = check_sequences(X)
+        if learn and not hasattr(encoder, "n_features_"):
+            encoder.fit([])
+        encode = encoder.partial_fit_transform if learn else encoder.transform
+        if not self._per_type():
+            return encode(self.transform(X))
+        offsets = _offsets(X)
+        ids, types = self._token_types(X, offsets)
+        table, slots = self._type_table(ids, types, offsets)
+        return stack_rows(encode([table]), slots, offsets, encoder.n_features is not None)
+
+    def _per_type(self):
+        """Whether :meth:`encode` can assemble :meth:`transform`'s dicts from per-type
+        parts: not for a subclass that changes how dicts are made, nor when a column's
+        feature has the name of a sentence-level or context feature (``"bias"``,
+        ``"-1:lower"``): in a dict, one would overwrite the other."""
+        makers = (type(self).transform, type(self)._sentence)
+        if makers != (TokenFeatures.transform, TokenFeatures._sentence):
+            return False  # a subclass making dicts its own way: only transform knows them
+        names = [] if self.columns is None else list(self.columns)
+        return not any(_taken(key) for name in names for key in (name, f"{name}[:2]"))
+
+    def _token_types(self, X, offsets):
+        """``(type id of every token, distinct token keys)``, every token checked.
+
+        A token's key is its fields: the token itself (a word or a tuple), or the
+        ``(form, *columns)`` tuple of a CoNLL-U token dict. Checks run once per type;
+        on a bad token, the sentence holding the first one is checked as
+        :meth:`transform` checks it, to raise the same error."""
+        conllu = np.fromiter((isinstance(seq[0], Mapping) for seq in X), bool, len(X))
+        ids, types = type_ids(self._token_keys(X, conllu))
+        lengths = np.diff(offsets)
+        usable = np.where(
+            np.repeat(conllu, lengths),
+            np.fromiter(map(_is_conllu_key, types), bool, len(types))[ids],
+            np.fromiter(map(_is_plain_key, types), bool, len(types))[ids],
+        )
+        n_fields = np.fromiter(map(_n_fields, types), np.int64, len(types))[ids]
+        bad = ~usable | (n_fields != np.repeat(n_fields[offsets[:-1]], lengths))
+        if self.columns is not None:
+            bad |= n_fields != len(self.columns) + 1
+        if bad.any():
+            i = int(np.searchsorted(offsets, np.argmax(bad), side="right")) - 1
+            self._sentence_fields(i, X[i])
+            raise AssertionError(f"Example {i} passed the checks it failed per type.")
+        return ids, types
+
+    def _token_keys(self, X, conllu):
+        """The key of every token (see :meth:`_token_types`), in one list."""
+        if not conllu.any():
+            return list(chain.from_iterable(X))
+        names = [] if self.columns is None else list(self.columns)
+        if conllu.all():
+            return _conllu_keys(list(chain.from_iterable(X)), names)
+        return list(
+            chain.from_iterable(
+                _conllu_keys(seq, names) if is_conllu else seq
+                for seq, is_conllu in zip(X, conllu.tolist())
+            )
+        )
+
+    def _type_table(self, ids, types, offsets):
+        """``(rows, slots)``: the feature dicts to encode, and the rows of each token.
+
+        The rows are an empty dict (for the slots a token lacks), the bias, each type's
+        own features, for each context offset the prefixed context features of the types
+        found there, then ``BOS`` and ``EOS``. ``slots[t]`` lists token ``t``'s rows in
+        the order of its :meth:`transform` dict: bias, own, ``-1``, ``+1``, ``-2``, ...,
+        ``BOS``, ``EOS``."""
+        own, context = self._type_features(types)
+        lengths = np.diff(offsets)
+        before = np.arange(ids.size) - np.repeat(offsets[:-1], lengths)  # position
+        after = np.repeat(lengths, lengths) - before - 1
+        rows = [{}]
+        columns = []
+        if self.bias:
+            columns.append(np.full(ids.size, len(rows)))
+            rows.append({"bias": 1.0})
+        columns.append(len(rows) + ids)
+        rows.extend(own)
+        for off in range(1, self.window + 1):
+            for sign, has, step in (("-", before >= off, -off), ("+", after >= off, off)):
+                columns.append(_context_rows(rows, context, ids, has, step, f"{sign}{off}:"))
+        if self.bos_eos:
+            columns.append(np.where(before == 0, len(rows), 0))
+            columns.append(np.where(after == 0, len(rows) + 1, 0))
+            rows.extend([{"BOS": True}, {"EOS": True}])
+        return rows, np.column_stack(columns)
+
+    def _type_features(self, types):
+        """The own and the context feature dicts of every type."""
+        names = {}  # number of fields -> column names
+        own, context = [], []
+        for key in types:
+            fields = key if isinstance(key, tuple) else (key,)
+            if len(fields) not in names:
+                names[len(fields)] = self._names(len(fields))
+            own.append(self._own(fields, names[len(fields)]))
+            if self.window:
+                context.append(self._context(fields, names[len(fields)]))
+        return own, context
+
+    def _names(self, n_fields):
+        if self.columns is None:
+            return [f"col{j}" for j in range(1, n_fields)]
+        return list(self.columns)
+
     def _sentence(self, i, seq):
-        if isinstance(seq[0], Mapping):
-            names = [] if self.columns is None else list(self.columns)
-            fields = [_conllu_fields(i, pos, token, names) for pos, token in enumerate(seq)]
-        else:
-            fields = [_fields(i, pos, token) for pos, token in enumerate(seq)]
-            names = self._column_names(i, fields)
+        fields, names = self._sentence_fields(i, seq)
         own = [self._own(f, names) for f in fields]
         context = [self._context(f, names) for f in fields] if self.window else None
         n = len(seq)
@@ -172,6 +328,17 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
                 feats["EOS"] = True
             out.append(feats)
         return out
+
+    def _sentence_fields(self, i, seq):
+        """``(fields of every token, column names)`` of sentence ``i``, checked: the
+        errors name the example and the token."""
+        if isinstance(seq[0], Mapping):
+            names = [] if self.columns is None else list(self.columns)
+            fields = [_conllu_fields(i, pos, token, names) for pos, token in enumerate(seq)]
+        else:
+            fields = [_fields(i, pos, token) for pos, token in enumerate(seq)]
+            names = self._column_names(i, fields)
+        return fields, names
 
     def _column_names(self, i, fields):
         n_extra = len(fields[0]) - 1
@@ -272,3 +439,57 @@ def _columns(fields, names):
         feats[name] = value
         feats[f"{name}[:2]"] = value[:2]
     return feats
+
+
+def _taken(key):
+    """Whether a column feature named ``key`` would clash with a sentence-level or a
+    context feature in a token dict."""
+    return isinstance(key, str) and (key in ("bias", "BOS", "EOS") or bool(_CONTEXT.match(key)))
+
+
+def _context_rows(rows, context, ids, has, step, prefix):
+    """Table rows of one context offset: the context dicts, keys prefixed, of the types
+    found ``step`` tokens away from some token (appended to ``rows``); returns every
+    token's row there (0, the empty row, where ``has`` is False)."""
+    source = ids[np.flatnonzero(has) + step]
+    present = np.zeros(len(context), dtype=bool)
+    present[source] = True
+    found = np.flatnonzero(present)
+    row_of = np.zeros(len(context), dtype=np.intp)
+    row_of[found] = len(rows) + np.arange(found.size)
+    rows.extend({prefix + k: v for k, v in context[t].items()} for t in found.tolist())
+    column = np.zeros(has.size, dtype=np.intp)
+    column[has] = row_of[source]
+    return column
+
+
+def _conllu_keys(tokens, names):
+    """``(form, *fields)`` of CoNLL-U token dicts (:data:`INVALID` for a token that is no
+    mapping), with C-level look-ups when all are dicts."""
+    if all(issubclass(t, dict) for t in set(map(type, tokens))):
+        return list(zip(*(map(dict.get, tokens, repeat(name)) for name in ("form", *names))))
+    return [
+        (token.get("form"), *map(token.get, names)) if isinstance(token, Mapping) else INVALID
+        for token in tokens
+    ]
+
+
+def _is_plain_key(key):
+    """What :func:`_fields` accepts (a list is keyed as its tuple)."""
+    return isinstance(key, str) or (
+        isinstance(key, tuple) and len(key) > 0 and all(isinstance(f, str) for f in key)
+    )
+
+
+def _is_conllu_key(key):
+    """What :func:`_conllu_fields` accepts: a string form, string or None fields."""
+    return (
+        isinstance(key, tuple)
+        and len(key) > 0
+        and isinstance(key[0], str)
+        and all(f is None or isinstance(f, str) for f in key[1:])
+    )
+
+
+def _n_fields(key):
+    return len(key) if isinstance(key, tuple) else 1

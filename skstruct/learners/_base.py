@@ -10,16 +10,19 @@ chooses its update rule (``_resolve``) and, through it, what the decoder must do
 
 import copy
 import time
+from concurrent.futures import ThreadPoolExecutor
 from numbers import Integral, Real
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.utils import check_random_state
 
+from .._kernels.threads import numba_threads
 from ..updates import DecodedOutput
 from ..utils._sklearn_compat import HasMethods, Interval, fit_context
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
-from ._fused import fused_epoch
+from ._fused import Minibatch, fused_epoch
 from ._model import StructuredModel
 from ._progress import EpochProgress
 from ._weights import AveragedWeights
@@ -40,6 +43,8 @@ class BaseStructuredLearner(StructuredModel):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither"), None],
         "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
         "verbose": ["verbose"],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "n_jobs": [Integral, None],
     }
 
     # -- training -----------------------------------------------------------------------
@@ -256,29 +261,46 @@ class BaseStructuredLearner(StructuredModel):
         """
         encoded, outputs = data
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
-        fused = fused_epoch(structure, decoder, rule)
-        if fused is not None:
-            return fused(structure, decoder, rule, encoded, outputs, order, state)
-        task, offsets = self.task_, encoded.offsets
-        search = rule.needs_trace
+        with numba_threads(effective_n_jobs(self.n_jobs)) as n_threads:
+            minibatch = Minibatch(self.batch_size, n_threads)
+            fused = fused_epoch(structure, decoder, rule)
+            if fused is not None:
+                return fused(structure, decoder, rule, encoded, outputs, order, state, minibatch)
+            return self._generic_epoch(state, encoded, outputs, order, minibatch)
+
+    def _generic_epoch(self, state, encoded, outputs, order, minibatch):
+        """The loop of :meth:`run_epoch` in Python, a minibatch at a time: every
+        sentence of a batch is decoded and its violations chosen against the weights
+        the batch starts from (in ``minibatch.threads`` threads: kernels release the
+        GIL), then the updates are applied in order."""
+        structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
+        task, offsets, search = self.task_, encoded.offsets, rule.needs_trace
         stats, correct = rule.epoch_stats(), 0
-        for i in order:
+
+        def decode(i):
             gold = outputs[offsets[i] : offsets[i + 1]]
             scores = structure.scores(encoded, i, state.coef)
             if search:
-                trace = decoder.search(structure, scores, gold, rule.restarts)
-            else:
-                trace = DecodedOutput(decoder.decode(structure, scores), gold)
-            correct += int(np.count_nonzero(task.correct(structure, trace.path, gold)))
-            try:
-                violations = rule.violations(trace, structure, scores, stats)
-            except ValueError as exc:
-                raise ValueError(f"Example {i}: {exc}") from None
-            for violation in violations:
-                structure.update(
-                    state, encoded, i, violation.gold, violation.pred, violation.weight
-                )
-            state.n_seen += 1
+                return gold, scores, decoder.search(structure, scores, gold, rule.restarts)
+            return gold, scores, DecodedOutput(decoder.decode(structure, scores), gold)
+
+        with ThreadPoolExecutor(minibatch.threads) as pool:
+            for batch in minibatch.batches(order):
+                parallel = minibatch.threads > 1 and len(batch) > 1
+                decoded = list(pool.map(decode, batch) if parallel else map(decode, batch))
+                chosen = []
+                for i, (gold, scores, trace) in zip(batch, decoded):
+                    correct += int(np.count_nonzero(task.correct(structure, trace.path, gold)))
+                    try:
+                        chosen.append(rule.violations(trace, structure, scores, stats))
+                    except ValueError as exc:
+                        raise ValueError(f"Example {i}: {exc}") from None
+                for i, violations in zip(batch, chosen):
+                    for violation in violations:
+                        structure.update(
+                            state, encoded, i, violation.gold, violation.pred, violation.weight
+                        )
+                    state.n_seen += 1
         stats = rule.finish_stats(stats)
         stats["correct"] = correct
         return stats

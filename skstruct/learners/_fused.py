@@ -8,6 +8,8 @@ combinations run in one kernel instead. A fused epoch is registered for exact ty
 loop) and must give what the generic loop gives: tests check each against it.
 """
 
+from typing import NamedTuple
+
 import numpy as np
 
 from .._kernels import beam as _beam
@@ -30,9 +32,35 @@ from ..updates.mixed import COUNT_NAMES
 FUSED_EPOCHS = {}
 
 
+class Minibatch(NamedTuple):
+    """How an epoch visits its examples: ``size`` at a time, decoded against the
+    weights the batch starts from on up to ``threads`` threads, updates applied in
+    order (Zhao & Huang 2013). ``size=1`` is the online perceptron."""
+
+    size: int
+    threads: int
+
+    def batches(self, order):
+        """Consecutive pieces of ``order``, ``size`` long (the last may be shorter)."""
+        return [order[lo : lo + self.size] for lo in range(0, len(order), self.size)]
+
+    def parallel(self, batch):
+        """Whether decoding ``batch`` is worth waking the thread pool."""
+        return self.threads > 1 and len(batch) > 1
+
+
+def token_starts(offsets, batch):
+    """Where each sentence of ``batch`` starts in a buffer of the batch's tokens
+    (int64 (len(batch) + 1,), the last entry the total)."""
+    starts = np.zeros(len(batch) + 1, dtype=np.int64)
+    np.cumsum(offsets[batch + 1] - offsets[batch], out=starts[1:])
+    return starts
+
+
 def register(structure, decoder, rule, covers=None):
-    """Register ``epoch(structure, decoder, rule, encoded, outputs, order, state) ->
-    stats`` for exact types; ``covers(structure, decoder, rule)`` may narrow it down."""
+    """Register ``epoch(structure, decoder, rule, encoded, outputs, order, state,
+    minibatch) -> stats`` for exact types; ``covers(structure, decoder, rule)`` may
+    narrow it down."""
 
     def decorate(epoch):
         FUSED_EPOCHS[structure, decoder, rule] = (covers, epoch)
@@ -62,10 +90,28 @@ def _standard_stats(mistakes, correct):
 
 
 @register(LinearChain, Viterbi, StandardUpdate)
-def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, state):
+def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, state, minibatch):
     """Collins' perceptron on a chain: Viterbi and full updates, in one kernel."""
     mistakes = correct = 0
     order = np.asarray(order, dtype=np.int64)
+    if minibatch.size > 1:
+        for batch in minibatch.batches(order):
+            starts = token_starts(encoded.offsets, batch)
+            pred = np.empty(starts[-1], dtype=np.int32)
+            steps = np.empty(batch.size, dtype=np.int64)
+            right = np.empty(batch.size, dtype=np.int64)
+            decide = (
+                _chain.viterbi_decisions
+                if minibatch.parallel(batch)
+                else _chain.viterbi_decisions_serial
+            )
+            decide(encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch,
+                   starts, structure.rows.arrays, state.coef, structure.n_labels,
+                   structure.order, pred, steps, right)  # fmt: skip
+            _apply_chain_decisions(structure, encoded, labels, batch, starts, pred, steps, state)
+            mistakes += int(np.count_nonzero(steps >= 0))
+            correct += int(right.sum())
+        return _standard_stats(mistakes, correct)
     while order.size:
         state.n_seen, wrong, right, visited = _chain.perceptron_epoch(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
@@ -78,9 +124,42 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
     return _standard_stats(mistakes, correct)
 
 
-def _tree_perceptron_epoch(structure, decoder, rule, encoded, outputs, order, state):
+def _apply_chain_decisions(structure, encoded, labels, batch, starts, pred, steps, state):
+    """Apply a batch's decided chain updates in order, growing the pool until they fit."""
+    while True:
+        n_seen = _chain.apply_chain_decisions(
+            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch,
+            starts, pred, steps, structure.rows.arrays, state.coef, state.coef_sum,
+            structure.n_labels, structure.order, state.n_seen,
+        )  # fmt: skip
+        if n_seen >= 0:
+            state.n_seen = n_seen
+            return
+        structure.grow(state)  # nothing was applied: grow, apply the batch again
+
+
+def _tree_perceptron_epoch(structure, decoder, rule, encoded, outputs, order, state, minibatch):
     """Collins' perceptron on trees: Eisner or Chu-Liu-Edmonds and full updates."""
     heads, labels = structure.split_outputs(outputs)
+    if minibatch.size > 1:
+        mistakes = correct = 0
+        for batch in minibatch.batches(np.asarray(order, dtype=np.int64)):
+            starts = token_starts(encoded.offsets, batch)
+            pred_heads = np.empty(starts[-1], dtype=np.int64)
+            pred_labels = np.zeros(starts[-1], dtype=np.int64)
+            decide = (
+                _tree.tree_decisions if minibatch.parallel(batch) else _tree.tree_decisions_serial
+            )
+            decide(encoded.attrs, encoded.offsets, batch, starts, state.coef, structure.n_features,
+                   structure.order, decoder.projective, structure.single_root, structure.n_labels,
+                   pred_heads, pred_labels)  # fmt: skip
+            wrong, right, state.n_seen = _tree.apply_tree_decisions(
+                encoded.attrs, encoded.offsets, heads, labels, batch, starts, pred_heads,
+                pred_labels, state.coef, state.coef_sum, state.n_seen, structure.n_features,
+                structure.order, structure.n_labels,
+            )  # fmt: skip
+            mistakes, correct = mistakes + wrong, correct + right
+        return _standard_stats(mistakes, correct)
     mistakes, correct, state.n_seen = _tree.perceptron_epoch(
         encoded.attrs, encoded.offsets, heads, labels, np.asarray(order, dtype=np.int64),
         state.coef, state.coef_sum, state.n_seen, structure.n_features, structure.order,
@@ -99,10 +178,14 @@ register(ArcFactoredTree, ChuLiuEdmonds, StandardUpdate)(_tree_perceptron_epoch)
     MixedAssignments,
     covers=lambda structure, decoder, rule: rule.kernel_options() is not None,
 )
-def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state):
+def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state, minibatch):
     """SWVP on a chain with built-in substructures and gamma, in one kernel."""
     counts = np.zeros(_swvp.N_COUNTS + 1, dtype=np.int64)
     order = np.asarray(order, dtype=np.int64)
+    if minibatch.size > 1:
+        for batch in minibatch.batches(order):
+            counts += _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch)
+        order = order[:0]
     while order.size:
         state.n_seen, visited = _swvp.swvp_epoch(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
@@ -117,6 +200,34 @@ def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state):
     return stats
 
 
+def _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch):
+    """One SWVP minibatch: terms chosen in parallel, applied in order; returns counts."""
+    starts = token_starts(encoded.offsets, batch)
+    n_tokens = starts[-1]
+    terms = (
+        np.empty(n_tokens, dtype=np.int32),  # predicted labels
+        np.empty(batch.size, dtype=np.int64),  # ranges per sentence
+        np.empty(n_tokens, dtype=np.int64),  # range starts
+        np.empty(n_tokens, dtype=np.int64),  # range stops
+        np.empty(n_tokens, dtype=np.bool_),  # used
+        np.empty(n_tokens),  # gamma
+        np.zeros((batch.size, _swvp.N_COUNTS + 1), dtype=np.int64),
+    )
+    data = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch, starts)
+    decide = _swvp.swvp_decisions if minibatch.parallel(batch) else _swvp.swvp_decisions_serial
+    decide(*data, structure.rows.arrays, state.coef, structure.n_labels, structure.order,
+           *rule.kernel_options(), *terms)  # fmt: skip
+    while True:
+        n_seen = _swvp.apply_swvp_decisions(
+            *data, structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+            structure.order, state.n_seen, *terms,
+        )  # fmt: skip
+        if n_seen >= 0:
+            state.n_seen = n_seen
+            return terms[-1].sum(axis=0)
+        structure.grow(state)  # nothing was applied: grow, apply the batch again
+
+
 #: Single-step violation-fixing rules and their kernel codes.
 _SEARCH_RULES = {
     StandardUpdate: _beam.RULE_STANDARD,
@@ -127,13 +238,16 @@ _SEARCH_RULES = {
 }
 
 
-def chain_search_epoch(structure, decoder, rule, encoded, labels, order, state):
+def chain_search_epoch(structure, decoder, rule, encoded, labels, order, state, minibatch):
     """Beam search (an exact one for Viterbi) and a single-step violation-fixing
     update on a chain, in one kernel."""
     beam_size = structure.n_states if isinstance(decoder, Viterbi) else decoder.beam_size
     counts = np.zeros(_beam.N_EPOCH_COUNTS, dtype=np.int64)
     order = np.asarray(order, dtype=np.int64)
     margins = np.empty(order.size)
+    if minibatch.size > 1:
+        return _chain_search_minibatches(structure, encoded, labels, order, state, minibatch,
+                                         beam_size, _SEARCH_RULES[type(rule)])  # fmt: skip
     while order.size:
         state.n_seen, visited = _beam.search_update_epoch(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
@@ -143,15 +257,46 @@ def chain_search_epoch(structure, decoder, rule, encoded, labels, order, state):
         order = order[visited:]
         if order.size:  # the emission pool is full: grow it, go on from there
             structure.grow(state)
-    n_updates = int(counts[_beam.COUNT_UPDATES])
+    return _search_stats(counts, margins[: counts[_beam.COUNT_UPDATES]])
+
+
+def _search_stats(counts, margins):
     return {
         "mistakes": int(counts[_beam.COUNT_MISTAKES]),
-        "updates": n_updates,
+        "updates": int(counts[_beam.COUNT_UPDATES]),
         "invalid_updates": int(counts[_beam.COUNT_INVALID]),
         "invalid_standard": int(counts[_beam.COUNT_INVALID_STANDARD]),
-        "mean_violation": float(np.mean(margins[:n_updates])) if n_updates else None,
+        "mean_violation": float(np.mean(margins)) if margins.size else None,
         "correct": int(counts[_beam.COUNT_CORRECT]),
     }
+
+
+def _chain_search_minibatches(structure, encoded, labels, order, state, minibatch, beam_size,
+                              rule_code):  # fmt: skip
+    counts = np.zeros(_beam.N_EPOCH_COUNTS, dtype=np.int64)
+    update_margins = []
+    for batch in minibatch.batches(order):
+        starts = token_starts(encoded.offsets, batch)
+        pred = np.empty(starts[-1], dtype=np.int32)
+        steps = np.empty(batch.size, dtype=np.int64)
+        margins = np.zeros(batch.size)
+        right = np.empty(batch.size, dtype=np.int64)
+        invalid_standard = np.empty(batch.size, dtype=np.bool_)
+        decide = (
+            _beam.search_decisions if minibatch.parallel(batch) else _beam.search_decisions_serial
+        )
+        decide(encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch,
+               starts, structure.rows.arrays, state.coef, structure.n_labels, structure.order,
+               beam_size, rule_code, pred, steps, margins, right, invalid_standard)  # fmt: skip
+        _apply_chain_decisions(structure, encoded, labels, batch, starts, pred, steps, state)
+        updated = margins[steps >= 0]
+        update_margins.append(updated)
+        counts[_beam.COUNT_MISTAKES] += updated.size
+        counts[_beam.COUNT_UPDATES] += updated.size
+        counts[_beam.COUNT_INVALID] += np.count_nonzero(updated < 0)
+        counts[_beam.COUNT_INVALID_STANDARD] += np.count_nonzero(invalid_standard)
+        counts[_beam.COUNT_CORRECT] += right.sum()
+    return _search_stats(counts, np.concatenate(update_margins))
 
 
 for _rule in _SEARCH_RULES:

@@ -6,14 +6,21 @@ A learner sets ``coef_`` in the weight layout of ``structure_``.
 """
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
+from .._kernels.threads import numba_threads
 from ..decoders import Viterbi
 from ..utils.scorer_guard import refuse_sklearn_scorer
 from ..utils.tags import sequence_tags
-from ..utils.validation import check_sequences, check_sequences_and_labels
+from ..utils.validation import (
+    check_sequences_and_labels,
+    examples_from,
+    is_lazy,
+    sequence_chunks,
+)
 
 
 class StructuredModel(BaseEstimator):
@@ -92,7 +99,11 @@ class StructuredModel(BaseEstimator):
 
         Parameters
         ----------
-        X : list of sequences
+        X : list of sequences, or a one-shot iterable of sequences
+            A generator, an iterator or another iterable that is no collection is read
+            :data:`~skstruct.utils.validation.CHUNK_SIZE` (4096) sequences at a time, each
+            chunk encoded and decoded before the next is read: features of the whole
+            input are never held at once.
 
         Returns
         -------
@@ -107,11 +118,14 @@ class StructuredModel(BaseEstimator):
         """
         refuse_sklearn_scorer()
         check_is_fitted(self, "coef_")
-        X = check_sequences(X)
-        encoded = self.task_.encode_X(self, X)
-        labels = self.task_.predictions(self, self._predict_ids(encoded, self.coef_))
-        bounds = encoded.offsets.tolist()
-        return [labels[bounds[i] : bounds[i + 1]] for i in range(len(X))]
+        predicted = []
+        for start, chunk, _ in sequence_chunks(X):
+            with examples_from(start):  # errors name examples by their index in X
+                encoded = self.task_.encode_X(self, chunk)
+            labels = self.task_.predictions(self, self._predict_ids(encoded, self.coef_))
+            bounds = encoded.offsets.tolist()
+            predicted.extend(labels[bounds[i] : bounds[i + 1]] for i in range(len(chunk)))
+        return predicted
 
     def score(self, X, y):
         """Token accuracy of ``predict(X)`` against ``y``.
@@ -122,16 +136,28 @@ class StructuredModel(BaseEstimator):
 
         Parameters
         ----------
-        X : list of sequences
-        y : list of label sequences
+        X : list of sequences, or a one-shot iterable of sequences
+            Read in chunks, as by :meth:`predict`.
+        y : list of label sequences, or a one-shot iterable of them
 
         Returns
         -------
         score : float
         """
         check_is_fitted(self, "coef_")
-        X, y = check_sequences_and_labels(X, y)
-        return self._token_accuracy(self.encode(X, y), self.coef_)
+        if not (is_lazy(X) or is_lazy(y)):
+            X, y = check_sequences_and_labels(X, y)
+            return self._token_accuracy(self.encode(X, y), self.coef_)
+        n_correct = n_tokens = 0
+        for start, X_chunk, y_chunk in sequence_chunks(X, y):
+            with examples_from(start):
+                encoded, outputs = self.encode(X_chunk, y_chunk)
+            predicted = self._predict_ids(encoded, self.coef_)
+            correct = self.task_.correct(self.structure_, predicted, outputs)
+            n_correct += int(np.count_nonzero(correct))
+            n_tokens += correct.size
+        # the mean _token_accuracy takes: counts of 0/1 are exact, the division rounds once
+        return n_correct / n_tokens
 
     def encode(self, X, y=None, *, names=("X", "y")):
         """``X`` (and ``y``) in the fitted encoding: what :meth:`run_epoch` and
@@ -162,7 +188,9 @@ class StructuredModel(BaseEstimator):
 
     def _predict_ids(self, encoded, coef, structure=None):
         structure = self.structure_ if structure is None else structure
-        return self.decoder_.predict(structure, encoded, coef)
+        # learners without an n_jobs parameter (EG) decode on one thread
+        with numba_threads(effective_n_jobs(getattr(self, "n_jobs", 1))):
+            return self.decoder_.predict(structure, encoded, coef)
 
     def _token_accuracy(self, data, coef, structure=None):
         """Token accuracy of ``coef`` (laid out by ``structure``, default ``structure_``)."""

@@ -79,6 +79,15 @@ class StructuredPerceptron(BaseStructuredLearner):
         Stop when the development token accuracy has not improved for this many
         epochs, and keep the weights of the best epoch (``best_iteration_``). Needs
         ``X_dev``/``y_dev`` or ``validation_fraction``.
+    batch_size : int, default=1
+        Sentences decoded against the same weights before their updates are made, in
+        order (the minibatch perceptron of Zhao & Huang 2013). ``1`` is the online
+        perceptron of the papers; a larger batch lets ``n_jobs`` threads decode it
+        side by side. The result depends on ``batch_size``, never on ``n_jobs``.
+    n_jobs : int or None, default=None
+        Threads that decode (training batches and prediction), with joblib's
+        conventions: ``None`` is 1 unless in a :func:`joblib.parallel_config` context,
+        -1 all cores. Bit-identical results for any value.
     verbose : int, default=0
         Show a progress bar over epochs with the mistakes and dev score.
 
@@ -175,6 +184,8 @@ class StructuredPerceptron(BaseStructuredLearner):
         warm_start=False,
         validation_fraction=None,
         n_iter_no_change=None,
+        batch_size=1,
+        n_jobs=None,
         verbose=0,
     ):
         self.decoder = decoder
@@ -188,6 +199,8 @@ class StructuredPerceptron(BaseStructuredLearner):
         self.warm_start = warm_start
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
+        self.batch_size = batch_size
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
     def _make_rule(self):

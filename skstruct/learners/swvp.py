@@ -47,7 +47,7 @@ class StructuredWeightedViolationsPerceptron(BaseStructuredLearner):
         "dynamic updates", sec. 4.2). ``False`` follows the paper's experiments: an
         aggressive update with no violating term is skipped, a balanced one is made.
     features, n_features, max_iter, average, shuffle, random_state, warm_start, \
-validation_fraction, n_iter_no_change, verbose
+validation_fraction, n_iter_no_change, batch_size, n_jobs, verbose
         As in :class:`~skstruct.StructuredPerceptron`.
 
     Attributes
@@ -118,6 +118,8 @@ validation_fraction, n_iter_no_change, verbose
         warm_start=False,
         validation_fraction=None,
         n_iter_no_change=None,
+        batch_size=1,
+        n_jobs=None,
         verbose=0,
     ):
         self.decoder = decoder
@@ -135,6 +137,8 @@ validation_fraction, n_iter_no_change, verbose
         self.warm_start = warm_start
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
+        self.batch_size = batch_size
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
     def _make_rule(self):

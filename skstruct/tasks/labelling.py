@@ -3,7 +3,7 @@
 import numpy as np
 from sklearn.base import clone
 
-from ..features import ArcFeatures, TokenDictEncoder
+from ..features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from ..utils.validation import flat_labels, locate
 
 
@@ -13,7 +13,9 @@ class SequenceLabelling:
     ``X`` is encoded by a :class:`~skstruct.features.TokenDictEncoder` (after the
     learner's ``features`` transformer, if any) into an
     :class:`~skstruct.features.EncodedSequences`; outputs are label ids into the
-    learner's ``classes_``.
+    learner's ``classes_``. With ``features=TokenFeatures(...)`` the encoder gets the
+    features per distinct token (:meth:`~skstruct.TokenFeatures.encode`), not a dict
+    per token.
     """
 
     name = "labels"
@@ -32,8 +34,8 @@ class SequenceLabelling:
             model.classes_ = np.unique(np.asarray(flat_labels(y)))
         else:
             model.classes_ = np.unique(np.asarray(flat_labels([list(classes)], name="classes")))
-        model.encoder_ = TokenDictEncoder(model.n_features)
-        encoded = model.encoder_.fit_transform(self.token_dicts(model, X))
+        model.encoder_ = TokenDictEncoder(model.n_features).fit([])
+        encoded = self._encode(model, X, learn=True)
         model.structure_ = model.decoder_.make_structure(encoded.n_features, model.classes_.size)
         return encoded, self.encode_y(model, y)
 
@@ -41,14 +43,23 @@ class SequenceLabelling:
         """Encode more training data: the vocabulary grows (and the weights with it), the
         labels stay."""
         labels = self.encode_y(model, y)
-        encoded = model.encoder_.partial_fit_transform(self.token_dicts(model, X))
-        return encoded, labels
+        return self._encode(model, X, learn=True), labels
 
     def token_dicts(self, model, X):
         return X if model.features_ is None else model.features_.transform(X)
 
     def encode_X(self, model, X, name="X"):
-        return model.encoder_.transform(self.token_dicts(model, X))
+        return self._encode(model, X, learn=False)
+
+    def _encode(self, model, X, learn):
+        """``X`` through the fitted encoder; ``learn``: its vocabulary grows first."""
+        if isinstance(model.features_, TokenFeatures):
+            # features per distinct token: the dicts of a large corpus cost seconds and GBs
+            return model.features_.encode(X, model.encoder_, learn=learn)
+        dicts = self.token_dicts(model, X)
+        if learn:
+            return model.encoder_.partial_fit_transform(dicts)
+        return model.encoder_.transform(dicts)
 
     def encode_y(self, model, y, name="y", strict=True):
         """Label ids (int32, all tokens). Unseen labels raise, naming the example, when

@@ -1,10 +1,15 @@
 """Checks for list-of-sequences input: every error names the problem and the example index."""
 
-from collections.abc import Iterator, Mapping
-from itertools import chain
+import re
+from collections.abc import Collection, Iterable, Iterator, Mapping
+from contextlib import contextmanager
+from itertools import chain, islice
 from numbers import Number
 
 import numpy as np
+
+#: Sequences per chunk when ``predict`` or ``score`` reads a one-shot iterable.
+CHUNK_SIZE = 4096
 
 
 def _as_list(X, name):
@@ -96,13 +101,29 @@ def check_sequences(X, *, name="X"):
     return X
 
 
+def is_lazy(X):
+    """Whether ``X`` is a one-shot iterable of sequences: an iterator (a generator, a
+    reader) or any iterable that is no collection. Lists, tuples, arrays, pandas objects,
+    strings and dicts are collections.
+
+    Examples
+    --------
+    >>> is_lazy(s for s in [["a"]]), is_lazy([["a"]]), is_lazy("a b")
+    (True, False, False)
+    """
+    return isinstance(X, Iterable) and not isinstance(X, Collection)
+
+
 def check_sequences_and_labels(X, y, *, X_name="X", y_name="y"):
     """Validate ``X`` and its label sequences ``y``: same count, same length pairwise.
 
+    A one-shot iterable ``X`` or ``y`` (see :func:`is_lazy`) is read into a list: a
+    learner's ``fit`` visits the sequences many times.
+
     Parameters
     ----------
-    X : list of sequences
-    y : list of label sequences
+    X : list of sequences, or a one-shot iterable of sequences
+    y : list of label sequences, or a one-shot iterable of them
     X_name, y_name : str, default="X", "y"
         Names used in error messages.
 
@@ -118,12 +139,10 @@ def check_sequences_and_labels(X, y, *, X_name="X", y_name="y"):
     ...
     ValueError: Example 0: X[0] has 2 tokens but y[0] has 1 labels.
     """
-    X = check_sequences(X, name=X_name)
-    y = check_sequences(y, name=y_name)
+    X = check_sequences(list(X) if is_lazy(X) else X, name=X_name)
+    y = check_sequences(list(y) if is_lazy(y) else y, name=y_name)
     if len(X) != len(y):
-        raise ValueError(
-            f"{X_name} and {y_name} have different numbers of sequences: {len(X)} and {len(y)}."
-        )
+        raise _count_mismatch(X_name, y_name, len(X), len(y))
     for i, (seq, labels) in enumerate(zip(X, y)):
         if len(seq) != len(labels):
             raise ValueError(
@@ -131,6 +150,117 @@ def check_sequences_and_labels(X, y, *, X_name="X", y_name="y"):
                 f"{len(labels)} labels."
             )
     return X, y
+
+
+def _count_mismatch(X_name, y_name, n_X, n_y):
+    return ValueError(
+        f"{X_name} and {y_name} have different numbers of sequences: {n_X} and {n_y}."
+    )
+
+
+def sequence_chunks(X, y=None, *, X_name="X", y_name="y", size=None):
+    """``(start, X_chunk, y_chunk)``: ``X`` (and ``y``) in checked lists, chunk by chunk.
+
+    A one-shot iterable (see :func:`is_lazy`) is read ``size`` sequences at a time, so
+    that the caller can encode and predict a chunk before reading the next; anything
+    else comes whole, in one chunk. Each chunk is checked as
+    :func:`check_sequences` (:func:`check_sequences_and_labels` with ``y``) checks a
+    list, with errors naming examples by their index in the whole of ``X``.
+
+    Parameters
+    ----------
+    X : list of sequences, or a one-shot iterable of sequences
+    y : list of label sequences, a one-shot iterable of them, or None
+    X_name, y_name : str, default="X", "y"
+        Names used in error messages.
+    size : int, default=None
+        Sequences per chunk; None: :data:`CHUNK_SIZE`.
+
+    Yields
+    ------
+    start : int
+        Index of the chunk's first sequence in ``X``.
+    X_chunk : list
+    y_chunk : list or None
+
+    Examples
+    --------
+    >>> [(start, chunk) for start, chunk, _ in sequence_chunks(iter([["a"], ["b"], ["c"]]), size=2)]
+    [(0, [['a'], ['b']]), (2, [['c']])]
+    >>> list(sequence_chunks(iter([["a"], []]), size=1))
+    Traceback (most recent call last):
+    ...
+    ValueError: X[1] is an empty sequence; every sequence needs at least one token.
+    """
+    if not is_lazy(X) and (y is None or not is_lazy(y)):
+        if y is None:
+            yield 0, check_sequences(X, name=X_name), None
+        else:
+            yield 0, *check_sequences_and_labels(X, y, X_name=X_name, y_name=y_name)
+        return
+    size = CHUNK_SIZE if size is None else size
+    # a whole side given as a list is checked as one, then read along the other side
+    X_items = iter(X if is_lazy(X) else check_sequences(X, name=X_name))
+    y_items = None if y is None else iter(y if is_lazy(y) else check_sequences(y, name=y_name))
+    start = 0
+    while True:
+        X_chunk = list(islice(X_items, size))
+        y_chunk = None if y is None else list(islice(y_items, size))
+        if start and not X_chunk and not y_chunk:
+            return
+        if y_chunk is not None and len(X_chunk) != len(y_chunk):
+            # one side ran out: count the rest of the other for the totals
+            n_X = start + len(X_chunk) + sum(1 for _ in X_items)
+            n_y = start + len(y_chunk) + sum(1 for _ in y_items)
+            raise _count_mismatch(X_name, y_name, n_X, n_y)
+        with examples_from(start, (X_name, y_name)):
+            if y is None:
+                X_chunk = check_sequences(X_chunk, name=X_name)
+            else:
+                X_chunk, y_chunk = check_sequences_and_labels(
+                    X_chunk, y_chunk, X_name=X_name, y_name=y_name
+                )
+        yield start, X_chunk, y_chunk
+        start += len(X_chunk)
+        if len(X_chunk) < size:
+            return
+
+
+@contextmanager
+def examples_from(start, names=("X", "y")):
+    """Work on a chunk of the data whose first example has index ``start``: a
+    TypeError or ValueError raised inside, which names the chunk's example ``i``
+    (``"Example i: ..."``, ``"X[i] ..."``), names example ``start + i`` instead.
+
+    Examples
+    --------
+    >>> with examples_from(4096):
+    ...     raise ValueError("Example 3: X[3] has 2 tokens but y[3] has 1 labels.")
+    Traceback (most recent call last):
+    ...
+    ValueError: Example 4099: X[4099] has 2 tokens but y[4099] has 1 labels.
+    """
+    try:
+        yield
+    except (TypeError, ValueError) as exc:
+        if start and exc.args and isinstance(exc.args[0], str):
+            exc.args = (_shift_example(exc.args[0], start, names), *exc.args[1:])
+        raise
+
+
+def _shift_example(message, start, names):
+    """``message`` with its example index ``i`` (the one it starts with) made
+    ``start + i``; other numbers, such as token positions, stay."""
+    named = "|".join(map(re.escape, names))
+    found = re.match(rf"(?:Example |(?:{named})\[)(\d+)", message)
+    if found is None:
+        return message
+    index = found[1]
+    return re.sub(
+        rf"(Example |\b(?:{named})\[){index}(?!\d)",
+        lambda m: f"{m[1]}{int(index) + start}",
+        message,
+    )
 
 
 def flat_labels(y, *, name="y"):

@@ -10,7 +10,7 @@ from skstruct._kernels import beam, chain
 from skstruct.decoders import viterbi
 from skstruct.features import EncodedSequences
 from skstruct.learners import AveragedWeights
-from skstruct.learners._fused import fused_epoch
+from skstruct.learners._fused import Minibatch, fused_epoch
 from skstruct.structures import LinearChain
 from skstruct.structures.emission_rows import EmissionRows
 from skstruct.updates import StandardUpdate
@@ -115,8 +115,15 @@ def test_add_chain_delta_is_phi_difference(corpus, first_order):
 
 
 @settings(max_examples=40, deadline=None)
-@given(strategies.sparse_corpus(), st.booleans(), st.integers(1, 3), st.integers(0, 1000))
-def test_perceptron_epochs_match_python_twin(corpus, first_order, n_epochs, seed):
+@given(
+    strategies.sparse_corpus(),
+    st.booleans(),
+    st.integers(1, 3),
+    st.integers(0, 1000),
+    st.sampled_from([1, 3]),
+    st.sampled_from([1, 2]),
+)
+def test_perceptron_epochs_match_python_twin(corpus, first_order, n_epochs, seed, batch, threads):
     sentences, labels = corpus
     encoded = _encode(sentences, 6)
     gold = np.array([label for seq in labels for label in seq], dtype=np.int32)
@@ -126,13 +133,16 @@ def test_perceptron_epochs_match_python_twin(corpus, first_order, n_epochs, seed
     weights = AveragedWeights(structure)
     decoder, rule = Viterbi(order=int(first_order)), StandardUpdate()
     epoch = fused_epoch(structure, decoder, rule)
+    minibatch = Minibatch(batch, threads)
     mistakes = [
-        epoch(weights.structure, decoder, rule, encoded, gold, order, weights)["mistakes"]
+        epoch(weights.structure, decoder, rule, encoded, gold, order, weights, minibatch)[
+            "mistakes"
+        ]
         for order in orders
     ]
 
     model = naive.ChainModel(6, 3, first_order)
-    w, average, expected_mistakes = naive.perceptron(model, sentences, labels, orders)
+    w, average, expected_mistakes = naive.perceptron(model, sentences, labels, orders, batch)
     assert mistakes == expected_mistakes
     grown = weights.structure
     np.testing.assert_array_equal(naive.dense_chain_coef(grown, weights.coef), model.to_flat(w))

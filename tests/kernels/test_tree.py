@@ -11,7 +11,7 @@ from skstruct import Eisner
 from skstruct._kernels import tree
 from skstruct.features import TokenAttributes
 from skstruct.learners import AveragedWeights
-from skstruct.learners._fused import fused_epoch
+from skstruct.learners._fused import Minibatch, fused_epoch
 from skstruct.structures import ArcFactoredTree
 from skstruct.updates import StandardUpdate
 from tests import naive
@@ -162,7 +162,7 @@ def test_perceptron_epoch_matches_the_python_twin(order):
     heads = np.concatenate(gold).astype(np.int64)
     decoder, rule = Eisner(order=order), StandardUpdate()
     epoch = fused_epoch(structure, decoder, rule)
-    epoch(structure, decoder, rule, _encoded(sentences), heads, visit, weights)
+    epoch(structure, decoder, rule, _encoded(sentences), heads, visit, weights, Minibatch(1, 1))
 
     def decode(arc, sib):
         arc = arc.copy()
