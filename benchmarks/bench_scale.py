@@ -15,7 +15,7 @@ Configurations (``--configs``, default ``dicts tokens``), each ``NAME[:b=BATCH][
 - ``tokens``: the same learner with ``features=TokenFeatures()`` on the raw tokens;
 - ``parser``: a first-order parser (``Eisner()``, standard update) on the PTB sample
   (its train and test files), UAS in the accuracy column;
-- ``b=`` sets ``batch_size`` (default 1), ``j=`` sets ``n_jobs`` (default 1).
+- ``b=`` sets ``batch_size``, ``j=`` sets ``n_jobs`` (default: the learner's defaults).
 
 ``--baseline PATH`` also runs ``dicts`` with the skstruct found at ``PATH`` (a
 checkout of an earlier commit, put first on ``PYTHONPATH``), side by side.
@@ -39,7 +39,7 @@ def _options(config):
     """``(name, {"batch_size": .., "n_jobs": ..})`` of ``NAME[:b=BATCH][:j=JOBS]``."""
     name, *options = config.split(":")
     keys = {"b": "batch_size", "j": "n_jobs"}
-    params = {"batch_size": 1, "n_jobs": 1}
+    params = {}  # the learner's defaults (a baseline checkout may not know the parameters)
     for option in options:
         key, value = option.split("=")
         params[keys[key]] = int(value)

@@ -175,3 +175,31 @@ def test_n_jobs_leaves_numba_threads_as_they_were(chains):
     assert numba.get_num_threads() == before
     with pytest.raises(ValueError, match="batch_size"):
         model.set_params(batch_size=0).fit(X, y)
+
+
+def test_serial_twins_have_cache_entries_of_their_own():
+    # numba files cached code by qualified name and line: a twin jitted from the same
+    # function would load the parallel kernel's entry (or give it its own), and the
+    # "parallel" kernel would run on one thread
+    from skstruct._kernels import beam, chain, swvp, tree
+
+    pairs = [
+        (chain.predict_batch, chain.predict_batch_serial),
+        (chain.viterbi_decisions, chain.viterbi_decisions_serial),
+        (beam.beam_predict_batch, beam.beam_predict_batch_serial),
+        (beam.search_decisions, beam.search_decisions_serial),
+        (swvp.swvp_decisions, swvp.swvp_decisions_serial),
+        (tree.tree_decisions, tree.tree_decisions_serial),
+    ]
+    for parallel, serial in pairs:
+        assert parallel.targetoptions.get("parallel") and not serial.targetoptions.get("parallel")
+        assert parallel._cache._cache_file._index_name != serial._cache._cache_file._index_name
+
+
+def test_auto_batch_size_grows_with_the_data_and_ignores_threads():
+    from skstruct.learners._fused import Minibatch
+
+    sizes = [Minibatch.of("auto", n, threads).size for n in (1, 3199, 3200, 8936, 51_606, 10**6)
+             for threads in (1, 16)]  # fmt: skip
+    assert sizes == [1, 1, 1, 1, 2, 2, 5, 5, 32, 32, 32, 32]
+    assert Minibatch.of(7, 10, 2) == Minibatch(7, 2)

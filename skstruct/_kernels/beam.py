@@ -12,7 +12,7 @@ search restarts from. Items are (label, parent slot at ``t - 1``).
 import numpy as np
 from numba import prange
 
-from ._config import njit, njit_parallel
+from ._config import njit, njit_parallel, serial_twin
 from .chain import add_chain_delta, longest_sentence, split_coef, unary_scores
 
 
@@ -258,7 +258,7 @@ def beam_predict_batch(indptr, indices, data, offsets, rows, coef, n_labels, ord
 
 
 #: The same, one thread (see ``chain.predict_batch_serial``).
-beam_predict_batch_serial = njit(getattr(beam_predict_batch, "py_func", beam_predict_batch))
+beam_predict_batch_serial = serial_twin(beam_predict_batch)
 
 
 # Update rules a fused epoch runs (skstruct.updates.search), as kernel codes.
@@ -378,4 +378,4 @@ def search_decisions(
 
 
 #: The same, one thread (no thread pool to wake for a batch decoded serially).
-search_decisions_serial = njit(getattr(search_decisions, "py_func", search_decisions))
+search_decisions_serial = serial_twin(search_decisions)

@@ -18,7 +18,7 @@ Tokens are the rows of a CSR matrix (``indptr``, ``indices``, ``data``); sentenc
 import numpy as np
 from numba import prange
 
-from ._config import njit, njit_parallel
+from ._config import njit, njit_parallel, serial_twin
 from .rows import add_token_scores, ensure_token_pairs, token_pair_slots
 
 
@@ -220,7 +220,7 @@ def predict_batch(indptr, indices, data, offsets, rows, coef, n_labels, order):
 #: The same, one thread: below a few dozen sentences waking the thread pool costs more
 #: than decoding (milliseconds on a busy machine against a fraction of one). No
 #: ``py_func`` under NUMBA_DISABLE_JIT=1, where njit returns the function itself.
-predict_batch_serial = njit(getattr(predict_batch, "py_func", predict_batch))
+predict_batch_serial = serial_twin(predict_batch)
 
 
 @njit
@@ -396,7 +396,7 @@ def viterbi_decisions(
 
 
 #: The same, one thread.
-viterbi_decisions_serial = njit(getattr(viterbi_decisions, "py_func", viterbi_decisions))
+viterbi_decisions_serial = serial_twin(viterbi_decisions)
 
 
 @njit

@@ -10,7 +10,7 @@ start / stop parts at the edges.
 import numpy as np
 from numba import prange
 
-from ._config import njit, njit_parallel
+from ._config import njit, njit_parallel, serial_twin
 from .chain import _decode_into, epoch_scratch, split_coef, unary_scores
 from .rows import add_pair, ensure_token_pairs
 
@@ -367,7 +367,7 @@ def swvp_decisions(
 
 
 #: The same, one thread.
-swvp_decisions_serial = njit(getattr(swvp_decisions, "py_func", swvp_decisions))
+swvp_decisions_serial = serial_twin(swvp_decisions)
 
 
 @njit

@@ -21,7 +21,7 @@ side" (``s == h``: ``d`` is ``h``'s first child on that side).
 import numpy as np
 from numba import prange
 
-from ._config import njit, njit_parallel
+from ._config import njit, njit_parallel, serial_twin
 
 FORM, POS, PREFIX = 0, 1, 2
 N_ATTRS = 3
@@ -811,7 +811,7 @@ def tree_decisions(attrs, offsets, batch, token_start, coef, n_features, order, 
 
 
 #: The same, one thread.
-tree_decisions_serial = njit(getattr(tree_decisions, "py_func", tree_decisions))
+tree_decisions_serial = serial_twin(tree_decisions)
 
 
 def predict_batch(attrs, offsets, coef, n_features, order, projective, single_root, n_labels,

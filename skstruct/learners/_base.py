@@ -19,7 +19,7 @@ from sklearn.utils import check_random_state
 
 from .._kernels.threads import numba_threads
 from ..updates import DecodedOutput
-from ..utils._sklearn_compat import HasMethods, Interval, fit_context
+from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
 from ._fused import Minibatch, fused_epoch
@@ -43,7 +43,7 @@ class BaseStructuredLearner(StructuredModel):
         "validation_fraction": [Interval(Real, 0, 1, closed="neither"), None],
         "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
         "verbose": ["verbose"],
-        "batch_size": [Interval(Integral, 1, None, closed="left")],
+        "batch_size": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "n_jobs": [Integral, None],
     }
 
@@ -262,7 +262,7 @@ class BaseStructuredLearner(StructuredModel):
         encoded, outputs = data
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
         with numba_threads(effective_n_jobs(self.n_jobs)) as n_threads:
-            minibatch = Minibatch(self.batch_size, n_threads)
+            minibatch = Minibatch.of(self.batch_size, len(order), n_threads)
             fused = fused_epoch(structure, decoder, rule)
             if fused is not None:
                 return fused(structure, decoder, rule, encoded, outputs, order, state, minibatch)
@@ -286,7 +286,7 @@ class BaseStructuredLearner(StructuredModel):
 
         with ThreadPoolExecutor(minibatch.threads) as pool:
             for batch in minibatch.batches(order):
-                parallel = minibatch.threads > 1 and len(batch) > 1
+                parallel = minibatch.parallel(batch)
                 decoded = list(pool.map(decode, batch) if parallel else map(decode, batch))
                 chosen = []
                 for i, (gold, scores, trace) in zip(batch, decoded):

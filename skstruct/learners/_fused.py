@@ -40,6 +40,21 @@ class Minibatch(NamedTuple):
     size: int
     threads: int
 
+    #: ``batch_size="auto"`` keeps this many rounds of updates an epoch (batches of
+    #: ``n_examples // AUTO_ROUNDS``, 1 to ``AUTO_MAX``): see ``StructuredPerceptron``'s
+    #: ``batch_size`` for the measurements behind both numbers.
+    AUTO_ROUNDS = 1600
+    AUTO_MAX = 32
+
+    @classmethod
+    def of(cls, batch_size, n_examples, threads):
+        """The minibatches of an epoch over ``n_examples`` for a ``batch_size``
+        parameter (an int, or ``"auto"``). Never depends on ``threads``, so neither
+        does any result."""
+        if batch_size == "auto":
+            batch_size = min(max(n_examples // cls.AUTO_ROUNDS, 1), cls.AUTO_MAX)
+        return cls(batch_size, threads)
+
     def batches(self, order):
         """Consecutive pieces of ``order``, ``size`` long (the last may be shorter)."""
         return [order[lo : lo + self.size] for lo in range(0, len(order), self.size)]
@@ -47,6 +62,11 @@ class Minibatch(NamedTuple):
     def parallel(self, batch):
         """Whether decoding ``batch`` is worth waking the thread pool."""
         return self.threads > 1 and len(batch) > 1
+
+    def kernel(self, batch, module, name):
+        """The kernel ``module.name`` that decodes ``batch``: the parallel one, or its
+        one-thread twin ``name + "_serial"`` (no thread pool to wake)."""
+        return getattr(module, name if self.parallel(batch) else f"{name}_serial")
 
 
 def token_starts(offsets, batch):
@@ -100,11 +120,7 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
             pred = np.empty(starts[-1], dtype=np.int32)
             steps = np.empty(batch.size, dtype=np.int64)
             right = np.empty(batch.size, dtype=np.int64)
-            decide = (
-                _chain.viterbi_decisions
-                if minibatch.parallel(batch)
-                else _chain.viterbi_decisions_serial
-            )
+            decide = minibatch.kernel(batch, _chain, "viterbi_decisions")
             decide(encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch,
                    starts, structure.rows.arrays, state.coef, structure.n_labels,
                    structure.order, pred, steps, right)  # fmt: skip
@@ -147,9 +163,7 @@ def _tree_perceptron_epoch(structure, decoder, rule, encoded, outputs, order, st
             starts = token_starts(encoded.offsets, batch)
             pred_heads = np.empty(starts[-1], dtype=np.int64)
             pred_labels = np.zeros(starts[-1], dtype=np.int64)
-            decide = (
-                _tree.tree_decisions if minibatch.parallel(batch) else _tree.tree_decisions_serial
-            )
+            decide = minibatch.kernel(batch, _tree, "tree_decisions")
             decide(encoded.attrs, encoded.offsets, batch, starts, state.coef, structure.n_features,
                    structure.order, decoder.projective, structure.single_root, structure.n_labels,
                    pred_heads, pred_labels)  # fmt: skip
@@ -214,7 +228,7 @@ def _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch):
         np.zeros((batch.size, _swvp.N_COUNTS + 1), dtype=np.int64),
     )
     data = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch, starts)
-    decide = _swvp.swvp_decisions if minibatch.parallel(batch) else _swvp.swvp_decisions_serial
+    decide = minibatch.kernel(batch, _swvp, "swvp_decisions")
     decide(*data, structure.rows.arrays, state.coef, structure.n_labels, structure.order,
            *rule.kernel_options(), *terms)  # fmt: skip
     while True:
@@ -282,9 +296,7 @@ def _chain_search_minibatches(structure, encoded, labels, order, state, minibatc
         margins = np.zeros(batch.size)
         right = np.empty(batch.size, dtype=np.int64)
         invalid_standard = np.empty(batch.size, dtype=np.bool_)
-        decide = (
-            _beam.search_decisions if minibatch.parallel(batch) else _beam.search_decisions_serial
-        )
+        decide = minibatch.kernel(batch, _beam, "search_decisions")
         decide(encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch,
                starts, structure.rows.arrays, state.coef, structure.n_labels, structure.order,
                beam_size, rule_code, pred, steps, margins, right, invalid_standard)  # fmt: skip

@@ -79,11 +79,16 @@ class StructuredPerceptron(BaseStructuredLearner):
         Stop when the development token accuracy has not improved for this many
         epochs, and keep the weights of the best epoch (``best_iteration_``). Needs
         ``X_dev``/``y_dev`` or ``validation_fraction``.
-    batch_size : int, default=1
+    batch_size : int or "auto", default="auto"
         Sentences decoded against the same weights before their updates are made, in
         order (the minibatch perceptron of Zhao & Huang 2013). ``1`` is the online
         perceptron of the papers; a larger batch lets ``n_jobs`` threads decode it
         side by side. The result depends on ``batch_size``, never on ``n_jobs``.
+        ``"auto"`` takes ``n_sentences // 1600`` between 1 and 32 (1600 rounds of
+        updates an epoch): the online perceptron below 3,200 sentences, 5 on
+        CoNLL-2000 (span F1 92.98 against 93.04 online), 32 on Brown's 51,606
+        sentences (accuracy 96.60 against 96.68; 32 sentences keep 16 threads busy).
+        Measured: 32 on CoNLL-2000 costs 0.8 F1, so the batch grows with the data.
     n_jobs : int or None, default=None
         Threads that decode (training batches and prediction), with joblib's
         conventions: ``None`` is 1 unless in a :func:`joblib.parallel_config` context,
@@ -184,7 +189,7 @@ class StructuredPerceptron(BaseStructuredLearner):
         warm_start=False,
         validation_fraction=None,
         n_iter_no_change=None,
-        batch_size=1,
+        batch_size="auto",
         n_jobs=None,
         verbose=0,
     ):

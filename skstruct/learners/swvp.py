@@ -118,7 +118,7 @@ validation_fraction, n_iter_no_change, batch_size, n_jobs, verbose
         warm_start=False,
         validation_fraction=None,
         n_iter_no_change=None,
-        batch_size=1,
+        batch_size="auto",
         n_jobs=None,
         verbose=0,
     ):
