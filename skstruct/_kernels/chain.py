@@ -430,3 +430,51 @@ def apply_chain_decisions(
                             n_labels, 1.0, float(n_seen))  # fmt: skip
         n_seen += 1
     return n_seen
+
+
+@njit
+def batch_token_starts(offsets, batch, out):
+    """Where each sentence of ``batch`` starts in a buffer of the batch's tokens: writes
+    ``out[:len(batch) + 1]`` (the last entry the total)."""
+    out[0] = 0
+    for b in range(batch.shape[0]):
+        out[b + 1] = out[b] + offsets[batch[b] + 1] - offsets[batch[b]]
+
+
+@njit
+def viterbi_minibatch_epoch(
+    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
+    n_seen, batch_size, parallel,
+):  # fmt: skip
+    """One epoch of Collins' perceptron in minibatches (``viterbi_decisions`` then
+    ``apply_chain_decisions`` per batch of ``batch_size`` consecutive entries of
+    ``visit``), the decodes on numba's threads when ``parallel``. Returns (n_seen,
+    mistakes, correct, n_visited) as ``perceptron_epoch``; ``n_visited`` is a batch
+    start when the pool filled up (grow it, go on from there)."""
+    max_len = longest_sentence(offsets)
+    pred = np.empty(batch_size * max_len, dtype=np.int32)
+    steps = np.empty(batch_size, dtype=np.int64)
+    right = np.empty(batch_size, dtype=np.int64)
+    starts = np.empty(batch_size + 1, dtype=np.int64)
+    mistakes = 0
+    correct = 0
+    for lo in range(0, visit.shape[0], batch_size):
+        batch = visit[lo : lo + batch_size]
+        m = batch.shape[0]
+        batch_token_starts(offsets, batch, starts)
+        args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
+                order, pred, steps[:m], right[:m])  # fmt: skip
+        if parallel and m > 1:
+            viterbi_decisions(*args)
+        else:
+            viterbi_decisions_serial(*args)
+        seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
+                                     pred, steps[:m], rows, coef, coef_sum, n_labels, order,
+                                     n_seen)  # fmt: skip
+        if seen < 0:
+            return n_seen, mistakes, correct, lo
+        n_seen = seen
+        for b in range(m):
+            mistakes += steps[b] >= 0
+            correct += right[b]
+    return n_seen, mistakes, correct, visit.shape[0]

@@ -114,20 +114,15 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
     """Collins' perceptron on a chain: Viterbi and full updates, in one kernel."""
     mistakes = correct = 0
     order = np.asarray(order, dtype=np.int64)
-    if minibatch.size > 1:
-        for batch in minibatch.batches(order):
-            starts = token_starts(encoded.offsets, batch)
-            pred = np.empty(starts[-1], dtype=np.int32)
-            steps = np.empty(batch.size, dtype=np.int64)
-            right = np.empty(batch.size, dtype=np.int64)
-            decide = minibatch.kernel(batch, _chain, "viterbi_decisions")
-            decide(encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch,
-                   starts, structure.rows.arrays, state.coef, structure.n_labels,
-                   structure.order, pred, steps, right)  # fmt: skip
-            _apply_chain_decisions(structure, encoded, labels, batch, starts, pred, steps, state)
-            mistakes += int(np.count_nonzero(steps >= 0))
-            correct += int(right.sum())
-        return _standard_stats(mistakes, correct)
+    while order.size and minibatch.size > 1:
+        state.n_seen, wrong, right, visited = _chain.viterbi_minibatch_epoch(
+            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
+            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+            structure.order, state.n_seen, minibatch.size, minibatch.threads > 1,
+        )  # fmt: skip
+        mistakes, correct, order = mistakes + wrong, correct + right, order[visited:]
+        if order.size:  # the emission pool is full: grow it, go on from that batch
+            structure.grow(state)
     while order.size:
         state.n_seen, wrong, right, visited = _chain.perceptron_epoch(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
