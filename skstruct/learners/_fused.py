@@ -251,12 +251,12 @@ def chain_search_epoch(structure, decoder, rule, encoded, labels, order, state, 
     """Beam search (an exact one for Viterbi) and a single-step violation-fixing
     update on a chain, in one kernel."""
     beam_size = structure.n_states if isinstance(decoder, Viterbi) else decoder.beam_size
-    counts = np.zeros(_beam.N_EPOCH_COUNTS, dtype=np.int64)
     order = np.asarray(order, dtype=np.int64)
-    margins = np.empty(order.size)
     if minibatch.size > 1:
         return _chain_search_minibatches(structure, encoded, labels, order, state, minibatch,
                                          beam_size, _SEARCH_RULES[type(rule)])  # fmt: skip
+    counts = np.zeros(_beam.N_EPOCH_COUNTS, dtype=np.int64)
+    margins = np.empty(order.size)
     while order.size:
         state.n_seen, visited = _beam.search_update_epoch(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
