@@ -20,7 +20,7 @@ _corpus = st.lists(st.lists(_token, min_size=1, max_size=4), min_size=1, max_siz
 
 def _csr(encoded):
     return sp.csr_matrix(
-        (encoded.data, encoded.indices, encoded.indptr),
+        (encoded.values, encoded.indices, encoded.indptr),
         shape=(encoded.indptr.size - 1, encoded.n_features),
     )
 
@@ -76,7 +76,7 @@ def test_numeric_values_are_honoured_and_zeros_dropped():
     encoder = TokenDictEncoder()
     encoded = encoder.fit_transform([[{"len": 2.5, "w": "a", "neg": False}]])
     names = encoder.get_feature_names_out().tolist()
-    assert dict(zip([names[i] for i in encoded.indices], encoded.data.tolist())) == {
+    assert dict(zip([names[i] for i in encoded.indices], encoded.values.tolist())) == {
         "len": 2.5,
         "w=a": 1.0,
     }

@@ -21,7 +21,7 @@ def _token_dicts(rng, n_sentences, n_words, max_len=4):
 def _as_sparse(encoded):
     """Sentences of (feature id, value) tokens, as naive.ChainModel takes them."""
     tokens = [
-        list(zip(encoded.indices[a:b].tolist(), encoded.data[a:b].tolist()))
+        list(zip(encoded.indices[a:b].tolist(), encoded.values[a:b].tolist()))
         for a, b in zip(encoded.indptr[:-1], encoded.indptr[1:])
     ]
     bounds = encoded.offsets.tolist()

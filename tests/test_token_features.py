@@ -1,5 +1,8 @@
 """TokenFeatures: raw tokens -> sklearn-crfsuite token dicts."""
 
+import itertools
+import re
+
 import numpy as np
 import pytest
 from sklearn.base import clone
@@ -84,6 +87,25 @@ def test_word_shape():
     ]
 
 
+def _shape_per_char(word):
+    """word_shape's rule, one character at a time (the generic path)."""
+    chars = ["X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c
+             for c in word]  # fmt: skip
+    return re.sub(r"(.)\1+", r"\1", "".join(chars))
+
+
+def test_word_shape_of_ascii_words_equals_the_per_character_rule():
+    ascii_chars = [chr(i) for i in range(128)]
+    words = ascii_chars + ["".join(p) for p in itertools.product("aZ0-.\t\x7f", repeat=3)]
+    assert [word_shape(w) for w in words] == [_shape_per_char(w) for w in words]
+    assert word_shape("Ärger²") == _shape_per_char("Ärger²") == "Xxd"  # not ASCII: generic
+
+
+def test_has_digit_flag_counts_every_unicode_digit():
+    feats = TokenFeatures(window=0).fit_transform([["x²", "abc", "a1", "٣"]])[0]
+    assert [f["has_digit"] for f in feats] == [True, False, True, True]
+
+
 def test_tutorial_features_match_the_sklearn_crfsuite_tutorial():
     feats = crfsuite_tutorial_features([[("He", "PRP"), ("reckons", "VBZ"), ("U.S.", "NNP")]])[0]
     assert feats[0]["BOS"] and feats[2]["EOS"]
@@ -147,7 +169,7 @@ def _rows(encoder, encoded):
     for a, b in zip(encoded.indptr[:-1].tolist(), encoded.indptr[1:].tolist()):
         columns = encoded.indices[a:b]
         keys = columns.tolist() if names is None else names[columns].tolist()
-        rows.append(list(zip(keys, encoded.data[a:b].tolist())))
+        rows.append(list(zip(keys, encoded.values[a:b].tolist())))
     return rows
 
 

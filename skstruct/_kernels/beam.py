@@ -13,7 +13,14 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
-from .chain import add_chain_delta, longest_sentence, split_coef, unary_scores
+from .chain import (
+    add_chain_delta,
+    apply_chain_decisions,
+    batch_token_starts,
+    longest_sentence,
+    split_coef,
+    unary_scores,
+)
 
 
 @njit
@@ -42,9 +49,17 @@ def _first_order_candidates(unary, t, n, transition, stop, labels, scores, lo, h
     number of candidates (every label, in label order)."""
     L = unary.shape[1]
     last = t == n - 1
+    # the first live item initialises every candidate, the others replace strictly
+    # better: no test in the first pass, and loops LLVM can vectorise
+    prev = labels[t - 1, lo]
+    prev_score = scores[t - 1, lo]
     for c in range(L):
-        cand_score[c] = -np.inf
-    for slot in range(lo, hi):
+        ext = unary[t, c] + transition[prev, c]
+        if last:
+            ext += stop[c]
+        cand_score[c] = prev_score + ext
+        cand_parent[c] = lo
+    for slot in range(lo + 1, hi):
         prev = labels[t - 1, slot]
         prev_score = scores[t - 1, slot]
         for c in range(L):
@@ -52,7 +67,7 @@ def _first_order_candidates(unary, t, n, transition, stop, labels, scores, lo, h
             if last:
                 ext += stop[c]
             v = prev_score + ext
-            if v > cand_score[c] or slot == lo:
+            if v > cand_score[c]:
                 cand_score[c] = v
                 cand_parent[c] = slot
     for c in range(L):
@@ -161,10 +176,11 @@ def beam_search(unary, n, transition, start, stop, trigram, order, beam_size, go
                 top[j] = touched[order_idx[j]]
         else:
             size = 0
+            floor = -np.inf  # the K-th best score once the top is full, in a register
             for j in range(n_touched):
                 s = touched[j]
                 v = cand_score[s]
-                if size == K and v <= cand_score[top[K - 1]]:
+                if size == K and v <= floor:
                     continue
                 pos = size if size < K else K - 1
                 while pos > 0 and cand_score[top[pos - 1]] < v:
@@ -173,6 +189,8 @@ def beam_search(unary, n, transition, start, stop, trigram, order, beam_size, go
                 top[pos] = s
                 if size < K:
                     size += 1
+                if size == K:
+                    floor = cand_score[top[K - 1]]
         for j in range(m):
             s = top[j]
             labels[t, j] = cand_label[s]
@@ -379,3 +397,49 @@ def search_decisions(
 
 #: The same, one thread (no thread pool to wake for a batch decoded serially).
 search_decisions_serial = serial_twin(search_decisions)
+
+
+@njit
+def search_minibatch_epoch(
+    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
+    n_seen, beam_size, rule, counts, margins, batch_size, threads,
+):  # fmt: skip
+    """One epoch of ``search_update_epoch`` in minibatches: ``search_decisions`` (on
+    ``threads`` threads) then ``chain.apply_chain_decisions`` per batch of
+    ``batch_size`` consecutive entries of ``visit``. ``counts`` and ``margins`` as in
+    ``search_update_epoch``: margins of the updates in batch order. Returns (n_seen,
+    n_visited); ``n_visited`` is the start of a batch, not applied nor counted, when the
+    emission pool filled up (grow it, go on from there)."""
+    max_len = longest_sentence(offsets)
+    pred = np.empty(batch_size * max_len, dtype=np.int32)
+    steps = np.empty(batch_size, dtype=np.int64)
+    batch_margins = np.zeros(batch_size)
+    right = np.empty(batch_size, dtype=np.int64)
+    invalid_standard = np.empty(batch_size, dtype=np.bool_)
+    starts = np.empty(batch_size + 1, dtype=np.int64)
+    for lo in range(0, visit.shape[0], batch_size):
+        batch = visit[lo : lo + batch_size]
+        m = batch.shape[0]
+        batch_token_starts(offsets, batch, starts)
+        args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
+                order, beam_size, rule, pred, steps[:m], batch_margins[:m], right[:m],
+                invalid_standard[:m])  # fmt: skip
+        if threads > 1 and m > 1:
+            search_decisions(*args)
+        else:
+            search_decisions_serial(*args)
+        seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
+                                     pred, steps[:m], rows, coef, coef_sum, n_labels, order,
+                                     n_seen, threads if m > 1 else 1)  # fmt: skip
+        if seen < 0:
+            return n_seen, lo
+        n_seen = seen
+        for b in range(m):
+            if steps[b] >= 0:
+                margins[counts[COUNT_UPDATES]] = batch_margins[b]
+                counts[COUNT_MISTAKES] += 1
+                counts[COUNT_UPDATES] += 1
+                counts[COUNT_INVALID] += batch_margins[b] < 0
+            counts[COUNT_INVALID_STANDARD] += invalid_standard[b]
+            counts[COUNT_CORRECT] += right[b]
+    return n_seen, visit.shape[0]

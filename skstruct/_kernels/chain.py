@@ -19,7 +19,8 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
-from .rows import add_token_scores, ensure_token_pairs, token_pair_slots
+from .rows import ensure, look_up_token_pairs, token_pair_slots, token_scores
+from .values import feature_value
 
 
 @njit
@@ -59,9 +60,7 @@ def unary_scores(indptr, indices, data, lo, hi, rows, emission, out):
     encoder.
     """
     for t in range(lo, hi):
-        row = out[t - lo]
-        row[:] = 0.0
-        add_token_scores(rows, indptr, indices, data, t, emission, row)
+        token_scores(rows, indptr, indices, data, t, emission, out[t - lo])
 
 
 @njit
@@ -261,14 +260,33 @@ def add_chain_delta_to(
 ):  # fmt: skip
     """The parts of ``add_chain_delta`` for one weight array; ``slots`` from
     ``rows.token_pair_slots``."""
+    add_emission_delta_to(indptr, data, lo, gold, pred, n_tokens, slots, emission, scale, 0,
+                          emission.shape[0])  # fmt: skip
+    add_dense_delta_to(gold, pred, n_tokens, order, with_stop, transition, start, stop, trigram,
+                       scale)  # fmt: skip
+
+
+@njit
+def add_emission_delta_to(indptr, data, lo, gold, pred, n_tokens, slots, emission, scale,
+                          first_slot, end_slot):  # fmt: skip
+    """The emission part of ``add_chain_delta_to``, restricted to the pool slots
+    ``first_slot:end_slot`` (one thread's share: see ``add_batch_emission_deltas``)."""
     k = 0
     for pos in range(n_tokens):
         if gold[pos] != pred[pos]:
             for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
-                v = scale * data[j]
-                emission[slots[k]] += v
-                emission[slots[k + 1]] -= v
+                v = scale * feature_value(data, j)
+                if first_slot <= slots[k] < end_slot:
+                    emission[slots[k]] += v
+                if first_slot <= slots[k + 1] < end_slot:
+                    emission[slots[k + 1]] -= v
                 k += 2
+
+
+@njit
+def add_dense_delta_to(gold, pred, n_tokens, order, with_stop, transition, start, stop, trigram,
+                       scale):  # fmt: skip
+    """The transition, start, stop and trigram parts of ``add_chain_delta_to``."""
     if order == 0:
         return
     if gold[0] != pred[0]:
@@ -402,7 +420,7 @@ viterbi_decisions_serial = serial_twin(viterbi_decisions)
 @njit
 def apply_chain_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, pred, steps, rows, coef,
-    coef_sum, n_labels, order, n_seen,
+    coef_sum, n_labels, order, n_seen, threads,
 ):  # fmt: skip
     """The second half of a minibatch epoch: the updates decided for ``batch`` (see
     ``viterbi_decisions``), applied in order, with lazy averaging.
@@ -411,25 +429,123 @@ def apply_chain_decisions(
     sentence that has an update (stop scores when that is the whole sentence). Every
     pair the batch touches gets a weight before any update is applied, so a full pool
     changes no weight: it returns -1 (grow the pool, call again); else the new n_seen.
+    The look-ups of the pairs' slots and the emission additions run on ``threads``
+    threads (1: no thread pool), each weight's additions in batch order, so the result
+    never depends on ``threads``.
     """
     emission = split_coef(coef, n_labels, order)[0]
     emission_sum = split_coef(coef_sum, n_labels, order)[0]
-    for b in range(batch.shape[0]):
-        if steps[b] < 0:
-            continue
-        lo = offsets[batch[b]]
-        if not ensure_token_pairs(rows, indptr, indices, lo, labels[lo:], pred[token_start[b]:],
-                                  steps[b] + 1, n_labels, emission, emission_sum):  # fmt: skip
-            return -1
-    for b in range(batch.shape[0]):
+    m = batch.shape[0]
+    entry_start = np.zeros(m + 1, dtype=np.int64)
+    for b in range(m):
+        entries = 0
         if steps[b] >= 0:
             lo = offsets[batch[b]]
-            n = offsets[batch[b] + 1] - lo
-            add_chain_delta(indptr, indices, data, lo, labels[lo:], pred[token_start[b]:],
-                            steps[b] + 1, order, steps[b] + 1 == n, rows, coef, coef_sum,
-                            n_labels, 1.0, float(n_seen))  # fmt: skip
+            at = token_start[b]
+            for pos in range(steps[b] + 1):
+                if labels[lo + pos] != pred[at + pos]:
+                    entries += indptr[lo + pos + 1] - indptr[lo + pos]
+        entry_start[b + 1] = entry_start[b] + 2 * entries
+    slots = np.empty(entry_start[m], dtype=np.int64)
+    args = (indptr, indices, offsets, labels, batch, token_start, pred, steps, rows,
+            entry_start, slots)  # fmt: skip
+    parallel = threads > 1
+    missing = batch_pair_slots(*args) if parallel else batch_pair_slots_serial(*args)
+    if missing:  # give the pairs a weight, in order (rows move), then look them up again
+        for b in range(m):
+            if steps[b] < 0:
+                continue
+            lo = offsets[batch[b]]
+            at = token_start[b]
+            k = entry_start[b]
+            for pos in range(steps[b] + 1):
+                gold, path = labels[lo + pos], pred[at + pos]
+                if gold == path:
+                    continue
+                for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
+                    f = indices[j]
+                    if slots[k] < 0 and not ensure(rows, f, gold, n_labels, emission,
+                                                   emission_sum):  # fmt: skip
+                        return -1
+                    if slots[k + 1] < 0 and not ensure(rows, f, path, n_labels, emission,
+                                                       emission_sum):  # fmt: skip
+                        return -1
+                    k += 2
+        batch_pair_slots(*args) if parallel else batch_pair_slots_serial(*args)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels, order)
+    # add_chain_delta's additions, with the slots looked up: the emission parts on the
+    # threads (each its own slots, all of their additions in batch order), then the rest
+    data_args = (indptr, data, offsets, labels, batch, token_start, pred, steps, entry_start,
+                 slots, emission, emission_sum, n_seen)  # fmt: skip
+    if parallel:
+        add_batch_emission_deltas(*data_args, threads)
+    else:
+        add_batch_emission_deltas_serial(*data_args, 1)
+    for b in range(m):
+        if steps[b] >= 0:
+            lo = offsets[batch[b]]
+            n_tokens = steps[b] + 1
+            with_stop = n_tokens == offsets[batch[b] + 1] - lo
+            gold, path = labels[lo:], pred[token_start[b] :]
+            add_dense_delta_to(gold, path, n_tokens, order, with_stop, transition, start, stop,
+                               trigram, 1.0)  # fmt: skip
+            if n_seen != 0:
+                add_dense_delta_to(gold, path, n_tokens, order, with_stop, transition_s,
+                                   start_s, stop_s, trigram_s, float(n_seen))  # fmt: skip
         n_seen += 1
     return n_seen
+
+
+@njit_parallel
+def add_batch_emission_deltas(
+    indptr, data, offsets, labels, batch, token_start, pred, steps, entry_start, slots,
+    emission, emission_sum, n_seen, n_parts,
+):  # fmt: skip
+    """The emission parts of the updates of ``batch`` (``n_seen`` examples seen before
+    it), in order, with the pool split in ``n_parts`` ranges of slots, one per thread:
+    every weight gets its additions in batch order, so the result never depends on
+    ``n_parts``. The memory latency of the scattered additions is what parallelises."""
+    size = emission.shape[0]
+    for part in prange(n_parts):
+        first, end = size * part // n_parts, size * (part + 1) // n_parts
+        for b in range(batch.shape[0]):
+            if steps[b] < 0:
+                continue
+            lo = offsets[batch[b]]
+            gold, path, at = labels[lo:], pred[token_start[b] :], slots[entry_start[b] :]
+            add_emission_delta_to(indptr, data, lo, gold, path, steps[b] + 1, at, emission,
+                                  1.0, first, end)  # fmt: skip
+            if n_seen + b != 0:
+                add_emission_delta_to(indptr, data, lo, gold, path, steps[b] + 1, at,
+                                      emission_sum, float(n_seen + b), first, end)  # fmt: skip
+
+
+#: The same, one thread.
+add_batch_emission_deltas_serial = serial_twin(add_batch_emission_deltas)
+
+
+@njit_parallel
+def batch_pair_slots(
+    indptr, indices, offsets, labels, batch, token_start, pred, steps, rows, entry_start, slots
+):
+    """Pool slots of the pairs each update of ``batch`` touches (in the order of
+    ``rows.token_pair_slots``), sentence ``b``'s at ``slots[entry_start[b]:]``, -1 for a
+    pair without a weight; in parallel, reading the rows only. Returns the number of
+    sentences with such a pair."""
+    missing = 0
+    for b in prange(batch.shape[0]):
+        if steps[b] >= 0:
+            lo = offsets[batch[b]]
+            found = look_up_token_pairs(rows, indptr, indices, lo, labels[lo:],
+                                        pred[token_start[b] :], steps[b] + 1,
+                                        slots[entry_start[b] :])  # fmt: skip
+            missing += not found
+    return missing
+
+
+#: The same, one thread.
+batch_pair_slots_serial = serial_twin(batch_pair_slots)
 
 
 @njit
@@ -444,11 +560,11 @@ def batch_token_starts(offsets, batch, out):
 @njit
 def viterbi_minibatch_epoch(
     indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
-    n_seen, batch_size, parallel,
+    n_seen, batch_size, threads,
 ):  # fmt: skip
     """One epoch of Collins' perceptron in minibatches (``viterbi_decisions`` then
     ``apply_chain_decisions`` per batch of ``batch_size`` consecutive entries of
-    ``visit``), the decodes on numba's threads when ``parallel``. Returns (n_seen,
+    ``visit``), on ``threads`` threads. Returns (n_seen,
     mistakes, correct, n_visited) as ``perceptron_epoch``; ``n_visited`` is a batch
     start when the pool filled up (grow it, go on from there)."""
     max_len = longest_sentence(offsets)
@@ -464,13 +580,13 @@ def viterbi_minibatch_epoch(
         batch_token_starts(offsets, batch, starts)
         args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
                 order, pred, steps[:m], right[:m])  # fmt: skip
-        if parallel and m > 1:
+        if threads > 1 and m > 1:
             viterbi_decisions(*args)
         else:
             viterbi_decisions_serial(*args)
         seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
                                      pred, steps[:m], rows, coef, coef_sum, n_labels, order,
-                                     n_seen)  # fmt: skip
+                                     n_seen, threads if m > 1 else 1)  # fmt: skip
         if seen < 0:
             return n_seen, mistakes, correct, lo
         n_seen = seen

@@ -17,6 +17,7 @@ import numpy as np
 
 from ._config import njit
 from .tree import arc_feature_ids
+from .values import feature_value
 
 
 @njit
@@ -43,7 +44,7 @@ def scatter_emissions(
                     slots[k] = p
                     saved[k] = emission[p]
                     k += 1
-            v = scale * data[j]
+            v = scale * feature_value(data, j)
             for p in range(first, end):
                 emission[p] += v * dmu[t - lo, labels[p]]
     return k

@@ -18,6 +18,7 @@ try again.
 import numpy as np
 
 from ._config import njit
+from .values import feature_value
 
 
 @njit
@@ -113,6 +114,16 @@ def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, 
 
 
 @njit
+def look_up_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, slots):
+    """The slots ``token_pair_slots`` gives, written to ``slots``, -1 for a pair without
+    a weight, changing nothing (so threads may look up side by side); returns whether
+    every pair has a weight."""
+    no_weights = np.empty(0)
+    return _token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, 0, no_weights,
+                        no_weights, False, slots)  # fmt: skip
+
+
+@njit
 def _token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum, insert,
                  slots):  # fmt: skip
     """Over the pairs ``phi(gold) - phi(pred)`` touches: with ``insert``, give each a
@@ -142,11 +153,36 @@ def _token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, 
 @njit
 def add_token_scores(rows, indptr, indices, data, t, emission, row):
     """``row[k] += sum_f v_f * w[f, k]`` over the features ``f`` (values ``v_f``) of token ``t``."""
+    _token_scores(rows, indptr, indices, data, t, emission, row, indptr[t])
+
+
+@njit
+def token_scores(rows, indptr, indices, data, t, emission, row):
+    """``row[k] = sum_f v_f * w[f, k]`` over the features ``f`` of token ``t``: as
+    ``add_token_scores`` on a zero row (the same values; a zero may differ in sign),
+    without the pass that zeroes it when the first feature's row is full (as the bias'
+    row soon is)."""
+    start, length = rows[0], rows[1]
+    n_labels = row.shape[0]
+    j = indptr[t]
+    if j < indptr[t + 1] and length[indices[j]] == n_labels:
+        v = feature_value(data, j)
+        first = start[indices[j]]
+        for k in range(n_labels):
+            row[k] = v * emission[first + k]
+        j += 1
+    else:
+        row[:] = 0.0
+    _token_scores(rows, indptr, indices, data, t, emission, row, j)
+
+
+@njit
+def _token_scores(rows, indptr, indices, data, t, emission, row, j_start):
     start, length, _, labels, _ = rows
     n_labels = row.shape[0]
-    for j in range(indptr[t], indptr[t + 1]):
+    for j in range(j_start, indptr[t + 1]):
         f = indices[j]
-        v = data[j]
+        v = feature_value(data, j)
         first = start[f]
         if length[f] == n_labels:  # a full row holds labels 0..L-1 in order: a dense loop
             for k in range(n_labels):

@@ -13,6 +13,7 @@ from numba import prange
 from ._config import njit, njit_parallel, serial_twin
 from .chain import _decode_into, epoch_scratch, split_coef, unary_scores
 from .rows import add_pair, ensure_token_pairs
+from .values import feature_value
 
 # Option codes: strings stay in Python; kernels see ints.
 SUBSTRUCTURES_SINGLE, SUBSTRUCTURES_ERRORS, SUBSTRUCTURES_SPANS, SUBSTRUCTURES_FULL = 0, 1, 2, 3
@@ -66,7 +67,7 @@ def add_window_delta(
     for k in range(a, b):
         if gold[k] != mixed[k]:
             for j in range(indptr[row + k], indptr[row + k + 1]):
-                v = scale * data[j]
+                v = scale * feature_value(data, j)
                 add_pair(rows, indices[j], gold[k], v, emission)
                 add_pair(rows, indices[j], mixed[k], -v, emission)
     if order == 0:

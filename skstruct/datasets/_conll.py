@@ -110,6 +110,10 @@ def _read(lines, name, sep, n_fields, label, label_column):
     """The single pass over ``lines``; ``n_fields``/``label`` may be set by the first token."""
     X, y = [], []
     tokens, labels = [], []
+    # Equal tokens share one tuple and equal labels one str: a corpus has far fewer
+    # types than tokens (Brown: ~56,000 words, 1.16M tokens), and a tuple per token
+    # plus its strs cost ~170 MB there. Both are immutable, so sharing is invisible.
+    shared_tokens, shared_labels = {}, {}
     for lineno, line in enumerate(lines, 1):
         if sep is None:
             fields = line.split()
@@ -134,8 +138,10 @@ def _read(lines, name, sep, n_fields, label, label_column):
         if sep is not None and "" in fields:
             raise ConllFormatError(name, lineno, f"empty field {fields.index('')}: {shorten(line)}")
         if label is not None:
-            labels.append(fields.pop(label))
-        tokens.append(tuple(fields))
+            value = fields.pop(label)
+            labels.append(shared_labels.setdefault(value, value))
+        token = tuple(fields)
+        tokens.append(shared_tokens.setdefault(token, token))
     if tokens:
         X.append(tokens)
         y.append(labels)

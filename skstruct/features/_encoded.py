@@ -6,6 +6,10 @@ import numpy as np
 
 from ..utils.arrays import concat_ranges
 
+#: The ``data`` of binary features (read-only: shared by all of them).
+_NO_VALUES = np.empty(0)
+_NO_VALUES.flags.writeable = False
+
 
 class EncodedSequences(NamedTuple):
     """Token feature vectors of a list of sentences, stacked.
@@ -20,8 +24,9 @@ class EncodedSequences(NamedTuple):
         Row pointers of the CSR matrix whose rows are tokens.
     indices : ndarray of shape (nnz,), dtype=int32
         Feature columns.
-    data : ndarray of shape (nnz,), dtype=float64
-        Feature values.
+    data : ndarray of shape (nnz,) or (0,), dtype=float64
+        Feature values; empty when every value is 1 (binary features, the common
+        case: no 8 bytes an entry to keep). :attr:`values` has them either way.
     offsets : ndarray of shape (n_sentences + 1,), dtype=int64
         The first token of every sentence, then the number of tokens.
     n_features : int
@@ -34,9 +39,21 @@ class EncodedSequences(NamedTuple):
 
     indptr: np.ndarray  # int64 (n_tokens + 1,)
     indices: np.ndarray  # int32 (nnz,)
-    data: np.ndarray  # float64 (nnz,)
+    data: np.ndarray  # float64 (nnz,), or (0,): every value is 1
     offsets: np.ndarray  # int64 (n_sentences + 1,)
     n_features: int
+
+    @property
+    def values(self):
+        """The value of every entry, float64 (nnz,) (ones made up for binary data)."""
+        if self.data.size == self.indices.size:
+            return self.data
+        return np.ones(self.indices.size)
+
+    @staticmethod
+    def compact_values(data):
+        """``data`` as stored: empty when every value is 1 (see ``data``)."""
+        return _NO_VALUES if np.all(data == 1.0) else data
 
     @property
     def n_sentences(self):
@@ -56,6 +73,5 @@ class EncodedSequences(NamedTuple):
         np.cumsum(self.indptr[tokens + 1] - self.indptr[tokens], out=indptr[1:])
         offsets = np.zeros(sentences.size + 1, dtype=np.int64)
         np.cumsum(stops - starts, out=offsets[1:])
-        return EncodedSequences(
-            indptr, self.indices[entries], self.data[entries], offsets, self.n_features
-        )
+        data = self.data[entries] if self.data.size else self.data
+        return EncodedSequences(indptr, self.indices[entries], data, offsets, self.n_features)

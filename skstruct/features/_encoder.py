@@ -181,7 +181,7 @@ class TokenDictEncoder(BaseEstimator):
         return EncodedSequences(
             matrix.indptr.astype(np.int64),
             matrix.indices.astype(np.int32),
-            matrix.data.astype(np.float64),
+            EncodedSequences.compact_values(matrix.data.astype(np.float64)),
             _offsets(X),
             self.n_features,
         )
@@ -260,7 +260,7 @@ class _Pairs:
         return EncodedSequences(
             kept_before[token_bounds],
             ids[keep].astype(np.int32),
-            self.data[keep],
+            EncodedSequences.compact_values(self.data[keep]),
             _offsets(self.X),
             n_features,
         )

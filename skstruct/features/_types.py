@@ -70,7 +70,7 @@ def stack_rows(table, slots, offsets, canonical):
     ----------
     table : EncodedSequences
         The encoded rows of the types (one row per table row).
-    slots : ndarray of shape (n_tokens, n_slots), dtype=intp
+    slots : ndarray of shape (n_tokens, n_slots), dtype=int32 or intp
         Table row of each slot of each token (an empty row where a slot has nothing).
     offsets : ndarray of shape (n_sentences + 1,), dtype=int64
         Sentence offsets of the tokens.
@@ -96,30 +96,63 @@ def stack_rows(table, slots, offsets, canonical):
     table_indptr = table.indptr
     row_nnz = np.diff(table_indptr)
     indptr = np.zeros(slots.shape[0] + 1, dtype=np.int64)
-    np.cumsum(row_nnz[slots].sum(axis=1), out=indptr[1:])
+    for start in range(0, slots.shape[0], _STACK_CHUNK):  # small temporaries, as below
+        stop = min(start + _STACK_CHUNK, slots.shape[0])
+        indptr[start + 1 : stop + 1] = row_nnz[slots[start:stop]].sum(axis=1)
+    np.cumsum(indptr, out=indptr)
     indices = np.empty(int(indptr[-1]), dtype=np.int32)
-    data = np.empty(int(indptr[-1]), dtype=np.float64)
+    binary = table.data.size == 0 < table.indices.size
+    data = table.data if binary else np.empty(int(indptr[-1]), dtype=np.float64)
     # in steps of tokens, so that the per-entry index arrays stay small
     for start in range(0, slots.shape[0], _STACK_CHUNK):
         rows = slots[start : start + _STACK_CHUNK].ravel()
         entries = concat_ranges(table_indptr[rows], table_indptr[rows + 1])
         into = slice(indptr[start], indptr[min(start + _STACK_CHUNK, slots.shape[0])])
         indices[into] = table.indices[entries]
-        data[into] = table.data[entries]
+        if not binary:
+            data[into] = table.data[entries]
     if canonical:
         return _canonical(indptr, indices, data, offsets, table.n_features)
     return EncodedSequences(indptr, indices, data, offsets, table.n_features)
 
 
+def concatenate_rows(parts):
+    """The rows of the EncodedSequences ``parts``, one after the other, as one sentence
+    (``n_features``: the last part's, which an encoder that learns makes the largest).
+
+    Examples
+    --------
+    >>> a = EncodedSequences(np.array([0, 1]), np.array([3], np.int32), np.ones(1),
+    ...                      np.array([0, 1]), 4)
+    >>> b = EncodedSequences(np.array([0, 0, 2]), np.array([1, 5], np.int32),
+    ...                      np.ones(2), np.array([0, 2]), 6)
+    >>> rows = concatenate_rows([a, b])
+    >>> rows.indptr.tolist(), rows.indices.tolist(), rows.offsets.tolist(), rows.n_features
+    ([0, 1, 1, 3], [3, 1, 5], [0, 3], 6)
+    """
+    nnz = np.cumsum([0] + [part.indptr[-1] for part in parts])
+    indptr = np.concatenate([[0]] + [part.indptr[1:] + at for part, at in zip(parts, nnz)])
+    data = np.concatenate([part.values for part in parts]).astype(np.float64, copy=False)
+    return EncodedSequences(
+        indptr.astype(np.int64),
+        np.concatenate([part.indices for part in parts]).astype(np.int32, copy=False),
+        EncodedSequences.compact_values(data),
+        np.array([0, indptr.size - 1], dtype=np.int64),
+        parts[-1].n_features,
+    )
+
+
 def _canonical(indptr, indices, data, offsets, n_features):
     """Rows with sorted columns, repeated columns added up, zeros dropped."""
+    if data.size < indices.size:  # binary: the ones, to add up
+        data = np.ones(indices.size)
     matrix = sp.csr_matrix((data, indices, indptr), shape=(indptr.size - 1, n_features))
     matrix.sum_duplicates()
     matrix.eliminate_zeros()
     return EncodedSequences(
         matrix.indptr.astype(np.int64),
         matrix.indices.astype(np.int32),
-        matrix.data.astype(np.float64),
+        EncodedSequences.compact_values(matrix.data.astype(np.float64)),
         offsets,
         n_features,
     )

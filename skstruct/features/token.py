@@ -1,6 +1,7 @@
 """TokenFeatures: raw tokens -> sklearn-crfsuite-style token feature dicts."""
 
 import re
+import string
 from collections.abc import Mapping
 from itertools import chain, repeat
 from numbers import Integral
@@ -11,9 +12,13 @@ from sklearn.base import BaseEstimator, TransformerMixin
 from ..utils._sklearn_compat import Interval, fit_context
 from ..utils.validation import check_sequences
 from ._encoder import _offsets
-from ._types import INVALID, stack_rows, type_ids
+from ._types import INVALID, concatenate_rows, stack_rows, type_ids
 
 _SHAPE_RUNS = re.compile(r"(.)\1+")
+#: ``word_shape``'s mapping of the ASCII letters and digits.
+_ASCII_SHAPES = str.maketrans(
+    string.ascii_uppercase + string.ascii_lowercase + string.digits, "X" * 26 + "x" * 26 + "d" * 10
+)
 #: The start of a context feature's name (``"-1:lower"``).
 _CONTEXT = re.compile(r"[-+]\d+:")
 
@@ -26,6 +31,8 @@ def word_shape(word):
     >>> word_shape("McDonald"), word_shape("1,234.5"), word_shape("U.S.")
     ('XxXx', 'd,d.d', 'X.X.')
     """
+    if word.isascii():  # the same mapping, by one C call
+        return _SHAPE_RUNS.sub(r"\1", word.translate(_ASCII_SHAPES))
     chars = [
         "X" if c.isupper() else "x" if c.islower() else "d" if c.isdigit() else c for c in word
     ]
@@ -209,8 +216,8 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
             return encode(self.transform(X))
         offsets = _offsets(X)
         ids, types = self._token_types(X, offsets)
-        table, slots = self._type_table(ids, types, offsets)
-        return stack_rows(encode([table]), slots, offsets, encoder.n_features is not None)
+        table, slots = self._type_table(ids, types, offsets, encode)
+        return stack_rows(table, slots, offsets, encoder.n_features is not None)
 
     def _per_type(self):
         """Whether :meth:`encode` can assemble :meth:`transform`'s dicts from per-type
@@ -262,33 +269,38 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
             )
         )
 
-    def _type_table(self, ids, types, offsets):
-        """``(rows, slots)``: the feature dicts to encode, and the rows of each token.
+    def _type_table(self, ids, types, offsets, encode):
+        """``(table, slots)``: the encoded table rows, and the rows of each token.
 
         The rows are an empty dict (for the slots a token lacks), the bias, each type's
         own features, for each context offset the prefixed context features of the types
         found there, then ``BOS`` and ``EOS``. ``slots[t]`` lists token ``t``'s rows in
         the order of its :meth:`transform` dict: bias, own, ``-1``, ``+1``, ``-2``, ...,
-        ``BOS``, ``EOS``."""
+        ``BOS``, ``EOS``. Each group of rows is encoded as soon as it is made, so that
+        only one group's dicts exist at a time."""
         own, context = self._type_features(types)
         lengths = np.diff(offsets)
         before = np.arange(ids.size) - np.repeat(offsets[:-1], lengths)  # position
         after = np.repeat(lengths, lengths) - before - 1
-        rows = [{}]
-        columns = []
+        n_slots = bool(self.bias) + 1 + 2 * self.window + 2 * bool(self.bos_eos)
+        slots = np.zeros((ids.size, n_slots), dtype=np.int32)  # row 0 is the empty one
+        table = _TableGroups(encode)
+        table.add([{}])
+        column = 0
         if self.bias:
-            columns.append(np.full(ids.size, len(rows)))
-            rows.append({"bias": 1.0})
-        columns.append(len(rows) + ids)
-        rows.extend(own)
+            slots[:, column] = table.add([{"bias": 1.0}])
+            column += 1
+        slots[:, column] = table.add(own) + ids
+        del own
         for off in range(1, self.window + 1):
             for sign, has, step in (("-", before >= off, -off), ("+", after >= off, off)):
-                columns.append(_context_rows(rows, context, ids, has, step, f"{sign}{off}:"))
+                column += 1
+                _context_rows(table, context, ids, has, step, f"{sign}{off}:", slots[:, column])
         if self.bos_eos:
-            columns.append(np.where(before == 0, len(rows), 0))
-            columns.append(np.where(after == 0, len(rows) + 1, 0))
-            rows.extend([{"BOS": True}, {"EOS": True}])
-        return rows, np.column_stack(columns)
+            first = table.add([{"BOS": True}, {"EOS": True}])
+            slots[before == 0, column + 1] = first
+            slots[after == 0, column + 2] = first + 1
+        return table.stacked(), slots
 
     def _type_features(self, types):
         """The own and the context feature dicts of every type."""
@@ -426,7 +438,8 @@ def _flags(word):
         "is_upper": word.isupper(),
         "is_title": word.istitle(),
         "is_digit": word.isdigit(),
-        "has_digit": any(c.isdigit() for c in word),
+        # no character is both a letter and a digit: most words skip the Python loop
+        "has_digit": not word.isalpha() and any(c.isdigit() for c in word),
         "has_hyphen": "-" in word,
     }
 
@@ -447,20 +460,41 @@ def _taken(key):
     return isinstance(key, str) and (key in ("bias", "BOS", "EOS") or bool(_CONTEXT.match(key)))
 
 
-def _context_rows(rows, context, ids, has, step, prefix):
+def _context_rows(table, context, ids, has, step, prefix, out):
     """Table rows of one context offset: the context dicts, keys prefixed, of the types
-    found ``step`` tokens away from some token (appended to ``rows``); returns every
-    token's row there (0, the empty row, where ``has`` is False)."""
+    found ``step`` tokens away from some token (added to ``table``); writes every
+    token's row there to ``out`` (leaving 0, the empty row, where ``has`` is False)."""
     source = ids[np.flatnonzero(has) + step]
     present = np.zeros(len(context), dtype=bool)
     present[source] = True
     found = np.flatnonzero(present)
-    row_of = np.zeros(len(context), dtype=np.intp)
-    row_of[found] = len(rows) + np.arange(found.size)
-    rows.extend({prefix + k: v for k, v in context[t].items()} for t in found.tolist())
-    column = np.zeros(has.size, dtype=np.intp)
-    column[has] = row_of[source]
-    return column
+    row_of = np.zeros(len(context), dtype=np.int64)
+    row_of[found] = np.arange(found.size)
+    first = table.add([{prefix + k: v for k, v in context[t].items()} for t in found.tolist()])
+    out[has] = first + row_of[source]
+
+
+class _TableGroups:
+    """The rows of a type table, encoded a group at a time by ``encode`` (an encoder's
+    ``transform`` or ``partial_fit_transform``, which numbers new features in order of
+    first occurrence, across calls as within one)."""
+
+    def __init__(self, encode):
+        self.encode = encode
+        self.parts = []
+        self.n_rows = 0
+
+    def add(self, rows):
+        """Encode the dicts ``rows``; returns the table row of the first."""
+        first = self.n_rows
+        if rows:  # (a hashing encoder refuses an empty sequence)
+            self.parts.append(self.encode([rows]))
+        self.n_rows += len(rows)
+        return first
+
+    def stacked(self):
+        """All the rows so far, as one EncodedSequences (one sentence)."""
+        return concatenate_rows(self.parts)
 
 
 def _conllu_keys(tokens, names):

@@ -118,7 +118,7 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
         state.n_seen, wrong, right, visited = _chain.viterbi_minibatch_epoch(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
             structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-            structure.order, state.n_seen, minibatch.size, minibatch.threads > 1,
+            structure.order, state.n_seen, minibatch.size, minibatch.threads,
         )  # fmt: skip
         mistakes, correct, order = mistakes + wrong, correct + right, order[visited:]
         if order.size:  # the emission pool is full: grow it, go on from that batch
@@ -133,20 +133,6 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
         if order.size:  # the emission pool is full: grow it, go on from there
             structure.grow(state)
     return _standard_stats(mistakes, correct)
-
-
-def _apply_chain_decisions(structure, encoded, labels, batch, starts, pred, steps, state):
-    """Apply a batch's decided chain updates in order, growing the pool until they fit."""
-    while True:
-        n_seen = _chain.apply_chain_decisions(
-            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch,
-            starts, pred, steps, structure.rows.arrays, state.coef, state.coef_sum,
-            structure.n_labels, structure.order, state.n_seen,
-        )  # fmt: skip
-        if n_seen >= 0:
-            state.n_seen = n_seen
-            return
-        structure.grow(state)  # nothing was applied: grow, apply the batch again
 
 
 def _tree_perceptron_epoch(structure, decoder, rule, encoded, outputs, order, state, minibatch):
@@ -283,27 +269,18 @@ def _search_stats(counts, margins):
 def _chain_search_minibatches(structure, encoded, labels, order, state, minibatch, beam_size,
                               rule_code):  # fmt: skip
     counts = np.zeros(_beam.N_EPOCH_COUNTS, dtype=np.int64)
-    update_margins = []
-    for batch in minibatch.batches(order):
-        starts = token_starts(encoded.offsets, batch)
-        pred = np.empty(starts[-1], dtype=np.int32)
-        steps = np.empty(batch.size, dtype=np.int64)
-        margins = np.zeros(batch.size)
-        right = np.empty(batch.size, dtype=np.int64)
-        invalid_standard = np.empty(batch.size, dtype=np.bool_)
-        decide = minibatch.kernel(batch, _beam, "search_decisions")
-        decide(encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch,
-               starts, structure.rows.arrays, state.coef, structure.n_labels, structure.order,
-               beam_size, rule_code, pred, steps, margins, right, invalid_standard)  # fmt: skip
-        _apply_chain_decisions(structure, encoded, labels, batch, starts, pred, steps, state)
-        updated = margins[steps >= 0]
-        update_margins.append(updated)
-        counts[_beam.COUNT_MISTAKES] += updated.size
-        counts[_beam.COUNT_UPDATES] += updated.size
-        counts[_beam.COUNT_INVALID] += np.count_nonzero(updated < 0)
-        counts[_beam.COUNT_INVALID_STANDARD] += np.count_nonzero(invalid_standard)
-        counts[_beam.COUNT_CORRECT] += right.sum()
-    return _search_stats(counts, np.concatenate(update_margins))
+    margins = np.empty(order.size)
+    while order.size:
+        state.n_seen, visited = _beam.search_minibatch_epoch(
+            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
+            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+            structure.order, state.n_seen, beam_size, rule_code, counts, margins,
+            minibatch.size, minibatch.threads,
+        )  # fmt: skip
+        order = order[visited:]
+        if order.size:  # the emission pool is full: grow it, go on from that batch
+            structure.grow(state)
+    return _search_stats(counts, margins[: counts[_beam.COUNT_UPDATES]])
 
 
 for _rule in _SEARCH_RULES:

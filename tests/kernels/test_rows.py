@@ -66,3 +66,27 @@ def test_token_scores_match_the_dense_product(seed):
     out = np.zeros(N_LABELS)
     _rows.add_token_scores(rows.arrays, np.array([0, 3]), token, data, 0, values, out)
     np.testing.assert_allclose(out, data @ dense[token])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 2**31 - 1), st.booleans(), st.booleans())
+def test_token_scores_equal_adding_to_a_zero_row(seed, full_first, binary):
+    """token_scores sets the row from a full first row (no zeroing pass): the values of
+    add_token_scores on a zero row, bit for bit, for stored and for binary values."""
+    rng = np.random.default_rng(seed)
+    dense = rng.normal(size=(N_FEATURES, N_LABELS)) * (rng.random((N_FEATURES, N_LABELS)) < 0.5)
+    token = rng.choice(N_FEATURES, 3, replace=False).astype(np.int32)
+    if full_first:
+        dense[token[0]] = rng.normal(size=N_LABELS)
+    indptr = np.zeros(N_FEATURES + 1, dtype=np.int64)
+    np.cumsum((dense != 0).sum(axis=1), out=indptr[1:])
+    rows = EmissionRows.from_csr(indptr, np.nonzero(dense)[1])
+    values = dense[dense != 0]
+    data = np.empty(0) if binary else rng.normal(size=3)
+    args = (rows.arrays, np.array([0, 3]), token, data, 0, values)
+    added, scored = np.zeros(N_LABELS), np.full(N_LABELS, np.nan)
+    _rows.add_token_scores(*args, added)
+    _rows.token_scores(*args, scored)
+    np.testing.assert_array_equal(scored, added)
+    expected = (np.ones(3) if binary else data) @ dense[token]
+    np.testing.assert_allclose(scored, expected)
