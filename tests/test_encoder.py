@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from sklearn.feature_extraction import DictVectorizer, FeatureHasher
 
-from skstruct.features import TokenDictEncoder
+from skstruct.features import TokenDictEncoder, _encoder
 
 _values = st.one_of(
     st.sampled_from(["a", "b", "c", "1", ""]),
@@ -105,6 +105,52 @@ def test_bad_values_name_the_example_and_token(token, error, match, n_features):
     X = [[{"w": "ok"}], [token]]
     with pytest.raises(error, match=match):
         TokenDictEncoder(n_features).fit_transform(X)
+
+
+@pytest.mark.parametrize("n_features", [None, 32])
+def test_bad_values_in_a_later_piece_name_the_example_by_its_index_in_X(monkeypatch, n_features):
+    monkeypatch.setattr(_encoder, "PIECE_TOKENS", 2)
+    X = [[{"w": "ok"}, {"w": "ok"}]] * 3 + [[{"w": "ok"}, {"w": float("nan")}]]
+    assert len(_encoder._pieces(X)) > 1
+    with pytest.raises(ValueError, match=r"Example 3: token 1 .*non-finite"):
+        TokenDictEncoder(n_features).fit_transform(X)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_corpus, _corpus, st.integers(1, 6))
+def test_encoding_in_pieces_equals_encoding_at_once(X_fit, X_new, piece_tokens):
+    whole = TokenDictEncoder()
+    expected_fit, expected_new = whole.fit_transform(X_fit), whole.transform(X_new)
+    names = whole.get_feature_names_out()
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(_encoder, "PIECE_TOKENS", piece_tokens)
+        pieces = _encoder._pieces(X_fit)
+        covered = [i for piece in pieces for i in range(len(X_fit))[piece]]
+        assert covered == list(range(len(X_fit)))  # every sentence once, in order
+        encoder = TokenDictEncoder()
+        got_fit, got_new = encoder.fit_transform(X_fit), encoder.transform(X_new)
+    # the same features and values row for row (column ids may differ)
+    got_names = encoder.get_feature_names_out()
+    for got, expected in ((got_fit, expected_fit), (got_new, expected_new)):
+        assert got.offsets.tolist() == expected.offsets.tolist()
+        assert _named_rows(got, got_names) == _named_rows(expected, names)
+
+
+def _named_rows(encoded, names):
+    values = encoded.values
+    return [
+        sorted(zip(names[encoded.indices[a:b]].tolist(), values[a:b].tolist()))
+        for a, b in zip(encoded.indptr[:-1], encoded.indptr[1:])
+    ]
+
+
+def test_partial_fit_of_an_unfitted_encoder_fits_it():
+    X = [[{"w": "a"}, {"w": "b", "n": 2.0}]]
+    assert TokenDictEncoder().partial_fit(X).get_feature_names_out().tolist() == (
+        TokenDictEncoder().fit(X).get_feature_names_out().tolist()
+    )
+    encoded = TokenDictEncoder().partial_fit_transform(X)
+    assert (_csr(encoded) != _csr(TokenDictEncoder().fit_transform(X))).nnz == 0
 
 
 @pytest.mark.parametrize("n_features", [None, 64])

@@ -177,6 +177,27 @@ def test_n_jobs_leaves_numba_threads_as_they_were(chains):
         model.set_params(batch_size=0).fit(X, y)
 
 
+def test_prediction_threads_follow_n_jobs_and_default_to_all(monkeypatch):
+    import joblib
+
+    from skstruct.learners import _model
+
+    monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 6)
+    assert _model.prediction_threads(None) == 6  # prediction has always been parallel
+    assert _model.prediction_threads(1) == 1
+    assert _model.prediction_threads(3) == 3
+    with joblib.parallel_config(n_jobs=2):
+        assert _model.prediction_threads(None) == 2  # a context that sets n_jobs wins
+
+
+def test_predictions_do_not_depend_on_n_jobs(chains):
+    X, y = chains
+    model = StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0).fit(X, y)
+    default = model.predict(X)
+    assert model.set_params(n_jobs=1).predict(X) == default
+    assert model.set_params(n_jobs=2).predict(X) == default
+
+
 def test_serial_twins_have_cache_entries_of_their_own():
     # numba files cached code by qualified name and line: a twin jitted from the same
     # function would load the parallel kernel's entry (or give it its own), and the
@@ -188,6 +209,8 @@ def test_serial_twins_have_cache_entries_of_their_own():
         (chain.viterbi_decisions, chain.viterbi_decisions_serial),
         (beam.beam_predict_batch, beam.beam_predict_batch_serial),
         (beam.search_decisions, beam.search_decisions_serial),
+        (chain.batch_pair_slots, chain.batch_pair_slots_serial),
+        (chain.add_batch_emission_deltas, chain.add_batch_emission_deltas_serial),
         (swvp.swvp_decisions, swvp.swvp_decisions_serial),
         (tree.tree_decisions, tree.tree_decisions_serial),
     ]

@@ -22,3 +22,8 @@ def numba_threads(n_threads):
         yield n
     finally:
         numba.set_num_threads(before)
+
+
+def available_threads():
+    """Threads numba's pool has (``NUMBA_NUM_THREADS``: every core unless set)."""
+    return numba.config.NUMBA_NUM_THREADS

@@ -55,6 +55,35 @@ class EncodedSequences(NamedTuple):
         """``data`` as stored: empty when every value is 1 (see ``data``)."""
         return _NO_VALUES if np.all(data == 1.0) else data
 
+    @staticmethod
+    def concatenate(parts):
+        """The sentences of the EncodedSequences ``parts``, one after the other
+        (``n_features``: the last part's, which an encoder that learns makes the largest).
+
+        Examples
+        --------
+        >>> a = EncodedSequences(np.array([0, 1]), np.array([3], np.int32), np.ones(1),
+        ...                      np.array([0, 1]), 4)
+        >>> b = EncodedSequences(np.array([0, 0, 2]), np.array([1, 5], np.int32),
+        ...                      np.ones(2), np.array([0, 2]), 6)
+        >>> both = EncodedSequences.concatenate([a, b])
+        >>> both.indptr.tolist(), both.indices.tolist(), both.offsets.tolist(), both.n_features
+        ([0, 1, 1, 3], [3, 1, 5], [0, 1, 3], 6)
+        """
+        nnz = np.cumsum([0] + [part.indptr[-1] for part in parts])
+        tokens = np.cumsum([0] + [part.offsets[-1] for part in parts])
+        indptr = np.concatenate([[0]] + [part.indptr[1:] + at for part, at in zip(parts, nnz)])
+        offsets = np.concatenate([[0]] + [part.offsets[1:] + at for part, at in zip(parts, tokens)])
+        binary = all(part.data.size < part.indices.size or part.indices.size == 0 for part in parts)
+        data = _NO_VALUES if binary else np.concatenate([part.values for part in parts])
+        return EncodedSequences(
+            indptr.astype(np.int64),
+            np.concatenate([part.indices for part in parts]).astype(np.int32, copy=False),
+            EncodedSequences.compact_values(data.astype(np.float64, copy=False)),
+            offsets.astype(np.int64),
+            parts[-1].n_features,
+        )
+
     @property
     def n_sentences(self):
         return self.offsets.shape[0] - 1

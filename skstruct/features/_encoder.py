@@ -17,7 +17,7 @@ the test suite checks that the resulting matrix equals ``DictVectorizer``'s.
 
 import math
 from collections.abc import Mapping
-from itertools import chain, count
+from itertools import chain, count, pairwise
 from numbers import Integral, Number
 
 import numpy as np
@@ -25,6 +25,7 @@ from sklearn.base import BaseEstimator
 from sklearn.feature_extraction import FeatureHasher
 from sklearn.utils.validation import check_is_fitted
 
+from ..utils.arrays import concat_ranges
 from ..utils.validation import locate
 from ._encoded import EncodedSequences
 
@@ -80,7 +81,10 @@ class TokenDictEncoder(BaseEstimator):
         return self.partial_fit(X)
 
     def partial_fit(self, X, y=None):
-        """Add the features of ``X`` not seen so far; existing ids do not change."""
+        """Add the features of ``X`` not seen so far; existing ids do not change (the
+        first call on an unfitted encoder is ``fit``)."""
+        if not hasattr(self, "n_features_"):
+            return self.fit(X)
         self._encode(X, learn=True, output=False)
         return self
 
@@ -91,6 +95,8 @@ class TokenDictEncoder(BaseEstimator):
 
     def partial_fit_transform(self, X):
         """``partial_fit(X).transform(X)``, reading the dicts only once."""
+        if not hasattr(self, "n_features_"):
+            return self.fit_transform(X)
         return self._encode(X, learn=True)
 
     def transform(self, X):
@@ -118,14 +124,29 @@ class TokenDictEncoder(BaseEstimator):
     # -- exact vocabulary ---------------------------------------------------------------
 
     def _encode(self, X, learn, output=True):
-        if self.n_features is not None:
-            return self._hash(X) if output else None
+        """Encode ``X`` a piece at a time: the per-occurrence arrays of one piece of
+        :data:`PIECE_TOKENS` tokens at most exist at once (on CoNLL-2000 that keeps the
+        peak memory of a fit at a third of what one piece takes)."""
         if not X:
             return None
-        try:
-            pairs = _Pairs(*_plain_tokens(X))
-        except _NestedValues:
-            pairs = _Pairs(*_plain_tokens(_flatten_corpus(X)))
+        pieces = _pieces(X)
+        if len(pieces) == 1:
+            return self._encode_piece(X, learn, output)
+        encoded = []
+        for piece in pieces:
+            try:
+                encoded.append(self._encode_piece(X[piece], learn, output))
+            except (TypeError, ValueError):
+                # the pieces before were clean: the same check of all of X raises the
+                # same error, naming the example by its index in X
+                _pairs(X)
+                raise
+        return EncodedSequences.concatenate(encoded) if output else None
+
+    def _encode_piece(self, X, learn, output):
+        if self.n_features is not None:
+            return self._hash(X) if output else None
+        pairs = _pairs(X)
         vocabulary_get = self.values_.setdefault if learn else self.values_.get
         keys_get = self.keys_.setdefault if learn else self.keys_.get
         keys = np.fromiter(
@@ -146,23 +167,30 @@ class TokenDictEncoder(BaseEstimator):
         codes = (keys[pairs.distinct_pair_keys] << 32) | values[pairs.distinct_pair_values]
         valid = (keys[pairs.distinct_pair_keys] >= 0) & (values[pairs.distinct_pair_values] >= 0)
         if learn:
-            new = np.setdiff1d(codes, self.codes_)  # sorted: new ids follow code order
+            new = np.sort(codes[~self._known(codes)])  # (codes are distinct) in code order
             all_codes = np.concatenate([self.codes_, new])
             all_ids = np.concatenate(
                 [self.code_ids_, np.arange(self.n_features_, self.n_features_ + new.size)]
             )
-            order = np.argsort(all_codes, kind="stable")
+            order = np.argsort(all_codes, kind="stable")  # two sorted runs: one merge
             self.codes_, self.code_ids_ = all_codes[order], all_ids[order]
             self.n_features_ += int(new.size)
         if not output:
             return None
         where = np.searchsorted(self.codes_, codes)
-        where[where == self.codes_.size] = 0
-        known = valid & (self.codes_.size > 0)
-        if self.codes_.size:
-            known &= self.codes_[where] == codes
-        pair_ids = np.where(known, self.code_ids_[where] if self.codes_.size else -1, -1)
+        known = valid & self._known(codes, where)
+        pair_ids = np.full(codes.size, -1, dtype=np.int64)
+        pair_ids[known] = self.code_ids_[where[known]]
         return pairs.encode(pair_ids, self.n_features_)
+
+    def _known(self, codes, where=None):
+        """Whether each of ``codes`` is in the vocabulary (``where``: their
+        ``searchsorted`` positions in ``codes_``, if known)."""
+        if self.codes_.size == 0:
+            return np.zeros(codes.size, dtype=bool)
+        if where is None:
+            where = np.searchsorted(self.codes_, codes)
+        return self.codes_[np.minimum(where, self.codes_.size - 1)] == codes
 
     # -- hashing ----------------------------------------------------------------------
 
@@ -187,6 +215,27 @@ class TokenDictEncoder(BaseEstimator):
         )
 
 
+#: Tokens encoded at a time (see ``TokenDictEncoder._encode``).
+PIECE_TOKENS = 1 << 16
+
+
+def _pieces(X):
+    """Slices of consecutive sentences of ``X`` of about :data:`PIECE_TOKENS` tokens
+    (whole sentences: a longer one is a piece of its own)."""
+    ends = np.cumsum(np.fromiter(map(len, X), dtype=np.int64, count=len(X)))
+    cuts = np.searchsorted(ends, np.arange(PIECE_TOKENS, ends[-1], PIECE_TOKENS), side="left")
+    bounds = np.unique(np.concatenate([[0], cuts + 1, [len(X)]]).clip(0, len(X)))
+    return [slice(int(a), int(b)) for a, b in pairwise(bounds)]
+
+
+def _pairs(X):
+    """The _Pairs of ``X``, whose nested crfsuite forms are flattened first if any."""
+    try:
+        return _Pairs(*_plain_tokens(X))
+    except _NestedValues:
+        return _Pairs(*_plain_tokens(_flatten_corpus(X)))
+
+
 class _Pairs:
     """The (key, value) pairs of a corpus, reduced to distinct keys, values and pairs.
 
@@ -196,14 +245,9 @@ class _Pairs:
 
     def __init__(self, X, flat):
         self.X = X
-        self.token_lengths = np.fromiter(map(len, flat), dtype=np.int64, count=len(flat))
-        n = int(self.token_lengths.sum())
-        # int32 ids halve the memory of the per-occurrence arrays on any realistic corpus
-        index = np.int32 if n < 2**31 else np.int64
-        key_first = {}
-        key_ids = np.fromiter(
-            map(key_first.setdefault, chain.from_iterable(flat), count()), index, n
-        )
+        key_ids, self.distinct_keys, self.token_lengths = _key_ids(flat)
+        n = key_ids.size
+        index = key_ids.dtype
         value_first = {}
         try:
             value_ids = np.fromiter(
@@ -219,9 +263,7 @@ class _Pairs:
                 "A token holds an unhashable feature value; values must be strings, numbers "
                 "or booleans."
             ) from None
-        key_ids = _densify(key_ids, key_first)
         value_ids = _densify(value_ids, value_first)
-        self.distinct_keys = list(key_first)
         self.distinct_values = list(value_first)
         kinds = [_value_kind(v) for v in self.distinct_values]
         if not all(kinds):
@@ -239,7 +281,7 @@ class _Pairs:
         n_values = len(kinds) + 1
         local = key_ids.astype(np.int64) * n_values
         local += np.where(self.is_symbolic[value_ids], value_ids, n_values - 1)
-        distinct, self.pair_of = _unique_inverse(local, len(key_first) * n_values)
+        distinct, self.pair_of = _unique_inverse(local, len(self.distinct_keys) * n_values)
         self.distinct_pair_keys, pair_value_part = np.divmod(distinct, n_values)
         # numeric pairs point at any one of their values' ids: only the kind matters later
         self.distinct_pair_values = np.where(
@@ -401,6 +443,34 @@ def _raise_bad_value(X, is_bad):
                     f"at most {MAX_VALUE:g} in magnitude, or scores would overflow. Scale them "
                     f"down."
                 )
+
+
+def _key_ids(flat):
+    """``(key ids, distinct keys, token lengths)`` of the token dicts ``flat``: the id
+    of every key occurrence (0, 1, ... in order of first occurrence), by the tokens'
+    key signatures.
+
+    Tokens made by one feature function share a handful of key tuples (CoNLL-2000's
+    tutorial dicts: 4), so one C-level look-up per token, not per key, finds them; the
+    keys of each distinct signature are numbered in Python. A key first occurs in a
+    token whose signature first occurs there, so numbering the signatures' keys in the
+    signatures' order numbers the keys in order of first occurrence.
+    """
+    first = {}
+    signature_ids = np.fromiter(map(first.setdefault, map(tuple, flat), count()), np.int64,
+                                len(flat))  # fmt: skip
+    signature_ids = _densify(signature_ids, first)
+    numbering = {}
+    signature_keys = [[numbering.setdefault(k, len(numbering)) for k in keys] for keys in first]
+    lengths = np.fromiter(map(len, signature_keys), np.int64, len(signature_keys))
+    bounds = np.zeros(lengths.size + 1, dtype=np.int64)
+    np.cumsum(lengths, out=bounds[1:])
+    n = int(lengths[signature_ids].sum())
+    # int32 ids halve the memory of the per-occurrence arrays on any realistic corpus
+    index = np.int32 if n < 2**31 else np.int64
+    keys = np.fromiter(chain.from_iterable(signature_keys), index, int(bounds[-1]))
+    occurrences = concat_ranges(bounds[signature_ids], bounds[signature_ids + 1])
+    return keys[occurrences], list(numbering), lengths[signature_ids]
 
 
 def _densify(first_seen_ids, first_seen):

@@ -118,28 +118,9 @@ def stack_rows(table, slots, offsets, canonical):
 
 def concatenate_rows(parts):
     """The rows of the EncodedSequences ``parts``, one after the other, as one sentence
-    (``n_features``: the last part's, which an encoder that learns makes the largest).
-
-    Examples
-    --------
-    >>> a = EncodedSequences(np.array([0, 1]), np.array([3], np.int32), np.ones(1),
-    ...                      np.array([0, 1]), 4)
-    >>> b = EncodedSequences(np.array([0, 0, 2]), np.array([1, 5], np.int32),
-    ...                      np.ones(2), np.array([0, 2]), 6)
-    >>> rows = concatenate_rows([a, b])
-    >>> rows.indptr.tolist(), rows.indices.tolist(), rows.offsets.tolist(), rows.n_features
-    ([0, 1, 1, 3], [3, 1, 5], [0, 3], 6)
-    """
-    nnz = np.cumsum([0] + [part.indptr[-1] for part in parts])
-    indptr = np.concatenate([[0]] + [part.indptr[1:] + at for part, at in zip(parts, nnz)])
-    data = np.concatenate([part.values for part in parts]).astype(np.float64, copy=False)
-    return EncodedSequences(
-        indptr.astype(np.int64),
-        np.concatenate([part.indices for part in parts]).astype(np.int32, copy=False),
-        EncodedSequences.compact_values(data),
-        np.array([0, indptr.size - 1], dtype=np.int64),
-        parts[-1].n_features,
-    )
+    (see :meth:`EncodedSequences.concatenate`)."""
+    both = EncodedSequences.concatenate(parts)
+    return both._replace(offsets=np.array([0, both.indptr.size - 1], dtype=np.int64))
 
 
 def _canonical(indptr, indices, data, offsets, n_features):

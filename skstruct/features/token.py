@@ -310,9 +310,10 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
             fields = key if isinstance(key, tuple) else (key,)
             if len(fields) not in names:
                 names[len(fields)] = self._names(len(fields))
-            own.append(self._own(fields, names[len(fields)]))
+            flags = _flags(fields[0]) if self.flags else {}  # once for both dicts
+            own.append(self._own(fields, names[len(fields)], flags))
             if self.window:
-                context.append(self._context(fields, names[len(fields)]))
+                context.append(self._context(fields, names[len(fields)], flags))
         return own, context
 
     def _names(self, n_fields):
@@ -322,8 +323,11 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
 
     def _sentence(self, i, seq):
         fields, names = self._sentence_fields(i, seq)
-        own = [self._own(f, names) for f in fields]
-        context = [self._context(f, names) for f in fields] if self.window else None
+        flags = [_flags(f[0]) if self.flags else {} for f in fields]
+        own = [self._own(f, names, g) for f, g in zip(fields, flags)]
+        context = (
+            [self._context(f, names, g) for f, g in zip(fields, flags)] if self.window else None
+        )
         n = len(seq)
         out = []
         for pos in range(n):
@@ -370,7 +374,7 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
             )
         return names
 
-    def _own(self, fields, names):
+    def _own(self, fields, names, flags):
         word = fields[0]
         feats = {}
         if self.word:
@@ -383,16 +387,14 @@ class TokenFeatures(TransformerMixin, BaseEstimator):
             feats[f"prefix{k}"] = word[:k]
         for k in range(1, min(self.suffix_length, len(word)) + 1):
             feats[f"suffix{k}"] = word[-k:]
-        if self.flags:
-            feats.update(_flags(word))
+        feats.update(flags)
         feats.update(_columns(fields, names))
         return feats
 
-    def _context(self, fields, names):
+    def _context(self, fields, names, flags):
         word = fields[0]
         feats = {"lower": word.lower()} if self.lower or self.word else {}
-        if self.flags:
-            feats.update(_flags(word))
+        feats.update(flags)
         feats.update(_columns(fields, names))
         return feats
 

@@ -7,11 +7,12 @@ A learner sets ``coef_`` in the weight layout of ``structure_``.
 
 import numpy as np
 from joblib import effective_n_jobs
+from joblib.parallel import get_active_backend
 from sklearn.base import BaseEstimator, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
-from .._kernels.threads import numba_threads
+from .._kernels.threads import available_threads, numba_threads
 from ..decoders import Viterbi
 from ..utils.scorer_guard import refuse_sklearn_scorer
 from ..utils.tags import sequence_tags
@@ -188,8 +189,7 @@ class StructuredModel(BaseEstimator):
 
     def _predict_ids(self, encoded, coef, structure=None):
         structure = self.structure_ if structure is None else structure
-        # learners without an n_jobs parameter (EG) decode on one thread
-        with numba_threads(effective_n_jobs(getattr(self, "n_jobs", 1))):
+        with numba_threads(prediction_threads(getattr(self, "n_jobs", None))):
             return self.decoder_.predict(structure, encoded, coef)
 
     def _token_accuracy(self, data, coef, structure=None):
@@ -201,3 +201,13 @@ class StructuredModel(BaseEstimator):
 
     def __sklearn_tags__(self):
         return sequence_tags(super().__sklearn_tags__())
+
+
+def prediction_threads(n_jobs):
+    """Threads that decode for prediction: ``n_jobs`` by joblib's conventions, except
+    that ``None`` outside a :func:`joblib.parallel_config` context that sets ``n_jobs``
+    is every thread numba has, as prediction has always been parallel (issue 16 asks to
+    keep it so). Training keeps joblib's ``None`` = 1."""
+    if n_jobs is None and get_active_backend()[1] is None:
+        return available_threads()
+    return effective_n_jobs(n_jobs)

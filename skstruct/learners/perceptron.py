@@ -90,9 +90,11 @@ class StructuredPerceptron(BaseStructuredLearner):
         sentences (accuracy 96.60 against 96.68; 32 sentences keep 16 threads busy).
         Measured: 32 on CoNLL-2000 costs 0.8 F1, so the batch grows with the data.
     n_jobs : int or None, default=None
-        Threads that decode (training batches and prediction), with joblib's
-        conventions: ``None`` is 1 unless in a :func:`joblib.parallel_config` context,
-        -1 all cores. Bit-identical results for any value.
+        Threads that decode training batches and predictions, with joblib's
+        conventions (-1: all cores; ``None``: what a :func:`joblib.parallel_config`
+        context sets), except that outside such a context ``None`` trains on one
+        thread and predicts on all of them, as prediction always did. Bit-identical
+        results for any value.
     verbose : int, default=0
         Show a progress bar over epochs with the mistakes and dev score.
 
