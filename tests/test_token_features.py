@@ -96,7 +96,7 @@ def _shape_per_char(word):
 
 def test_word_shape_of_ascii_words_equals_the_per_character_rule():
     ascii_chars = [chr(i) for i in range(128)]
-    words = ascii_chars + ["".join(p) for p in itertools.product("aZ0-.\t\x7f", repeat=3)]
+    words = ascii_chars + ["".join(p) for p in itertools.product("aZ0-.\t\n\x7f", repeat=4)]
     assert [word_shape(w) for w in words] == [_shape_per_char(w) for w in words]
     assert word_shape("Ärger²") == _shape_per_char("Ärger²") == "Xxd"  # not ASCII: generic
 
