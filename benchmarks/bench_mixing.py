@@ -21,7 +21,12 @@ Corpora: ``conll2002-es`` (Spanish NER, tutorial features, span F1 on testb) and
 ``brown`` (POS tagging with 283 tags, exact first-order Viterbi, token accuracy; an epoch
 costs ~50x more per token, so the rounds are compute-bound).
 
-Run: ``python benchmarks/bench_mixing.py [--corpus brown]``
+Per round (after the first, which also ships every shard) the wall clock is split into
+the slowest shard's compute on its worker, the mixing in this process, and the rest
+(shipping and scheduling): ``ParameterMixing.history_``'s ``compute_seconds`` and
+``mix_seconds``.
+
+Run: ``python benchmarks/bench_mixing.py [--corpus brown] [--learner beam] [--n-train N]``
 The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read from
 ``$SKSTRUCT_DATA`` or ``~/skstruct_data``, and downloaded there when missing.
 """
@@ -32,7 +37,7 @@ import time
 import joblib
 from _corpora import brown_pos, conll2002_es
 
-from skstruct import ParameterMixing, StructuredPerceptron
+from skstruct import BeamSearch, ParameterMixing, StructuredPerceptron
 from skstruct.metrics import span_f1_score, token_accuracy
 
 CORPORA = {
@@ -47,13 +52,18 @@ def timed_fit(model, X, y):
     return time.perf_counter() - start
 
 
-def mixing(n_rounds, n_shards):
+#: ``--learner``: the serial learner, and the one each shard runs.
+LEARNERS = {
+    "viterbi": lambda: StructuredPerceptron(random_state=0),
+    "beam": lambda: StructuredPerceptron(
+        BeamSearch(beam_size=4), update="max_violation", random_state=0
+    ),
+}
+
+
+def mixing(learner, n_rounds, n_shards):
     return ParameterMixing(
-        StructuredPerceptron(random_state=0),
-        n_shards=n_shards,
-        max_iter=n_rounds,
-        n_jobs=2,
-        random_state=0,
+        LEARNERS[learner](), n_shards=n_shards, max_iter=n_rounds, n_jobs=2, random_state=0
     )
 
 
@@ -64,14 +74,16 @@ def main():
     parser.add_argument("--max-iter", type=int, default=10)
     parser.add_argument("--max-rounds", type=int, default=20)
     parser.add_argument("--tolerance", type=float, default=0.3)
+    parser.add_argument("--learner", choices=sorted(LEARNERS), default="viterbi")
+    parser.add_argument("--n-train", type=int, help="training sentences (brown only)")
     args = parser.parse_args()
     load, metric, metric_name = CORPORA[args.corpus]
-    X, y, X_test, y_test = load()
+    X, y, X_test, y_test = load(**({"n_train": args.n_train} if args.n_train else {}))
 
     def score(model):
         return 100 * metric(y_test, model.predict(X_test))
 
-    serial = StructuredPerceptron(max_iter=args.max_iter, random_state=0)
+    serial = LEARNERS[args.learner]().set_params(max_iter=args.max_iter)
     serial_seconds = timed_fit(serial, X, y)
     serial_score = score(serial)
     epochs = sum(record["seconds"] for record in serial.history_)
@@ -87,7 +99,7 @@ def main():
     trace = []
     with joblib.parallel_config(backend="threading"):
         for n_rounds in range(1, args.max_rounds + 1):
-            trace.append(score(mixing(n_rounds, args.n_shards).fit(X, y)))
+            trace.append(score(mixing(args.learner, n_rounds, args.n_shards).fit(X, y)))
             if trace[-1] >= target:
                 break
     print(f"mixing {metric_name} by rounds: " + ", ".join(f"{s:.2f}" for s in trace))
@@ -102,8 +114,8 @@ def main():
 
     def warm_and_time(name):
         """Warm the engine's workers up (they load the kernels), then time a fit."""
-        mixing(1, args.n_shards).fit(X[:200], y[:200])
-        runs[name] = mixing(n_rounds, args.n_shards)
+        mixing(args.learner, 1, args.n_shards).fit(X[:200], y[:200])
+        runs[name] = mixing(args.learner, n_rounds, args.n_shards)
         runs[name].seconds = timed_fit(runs[name], X, y)
 
     runs = {}
@@ -136,24 +148,32 @@ def main():
         ray.shutdown()
 
     print(
-        f"{'run':<14}{'rounds':>7}{'fit s':>8}{'s/round':>9}{'resent':>8}"
-        f"{metric_name:>10}{'time ratio':>12}{'diff':>7}"
+        f"{'run':<14}{'rounds':>7}{'fit s':>8}{'s/round':>9}{'compute':>9}{'mix':>7}"
+        f"{'other':>7}{'resent':>8}{metric_name:>10}{'time ratio':>12}{'diff':>7}"
     )
     print(
         f"{'serial':<14}{args.max_iter:>7}{serial_seconds:8.2f}{epochs / args.max_iter:9.3f}"
-        f"{'':>8}{serial_score:10.2f}{1:12.2f}{0:+7.2f}"
+        f"{'':>23}{'':>8}{serial_score:10.2f}{1:12.2f}{0:+7.2f}"
     )
     for name, model in runs.items():
         history = model.history_
         later = history[1:] or history  # the first round also ships every shard
-        per_round = sum(r["seconds"] for r in later) / len(later)
+
+        def mean(key, rounds=later):
+            return sum(r[key] for r in rounds) / len(rounds)
+
+        per_round, compute, mix = mean("seconds"), mean("compute_seconds"), mean("mix_seconds")
         resent = sum(r["resent"] for r in history)
         model_score = score(model)
         print(
-            f"{name:<14}{n_rounds:>7}{model.seconds:8.2f}{per_round:9.3f}{resent:>8}"
-            f"{model_score:10.2f}{model.seconds / serial_seconds:12.2f}"
-            f"{model_score - serial_score:+7.2f}"
+            f"{name:<14}{n_rounds:>7}{model.seconds:8.2f}{per_round:9.3f}{compute:9.3f}"
+            f"{mix:7.3f}{per_round - compute - mix:7.3f}{resent:>8}{model_score:10.2f}"
+            f"{model.seconds / serial_seconds:12.2f}{model_score - serial_score:+7.2f}"
         )
+    print(
+        "per round, rounds after the first: compute = the slowest shard's epochs on its "
+        "worker, mix = mixing in the parent, other = shipping and scheduling"
+    )
 
 
 if __name__ == "__main__":

@@ -250,6 +250,9 @@ def test_error_mixing_and_history(data):
         if mistakes.sum():
             np.testing.assert_allclose(mu, mistakes / mistakes.sum())
         assert record["seconds"] > 0
+        # the split of the round: compute on the workers, mixing here, the rest shipping
+        assert 0 < record["compute_seconds"] <= record["seconds"]
+        assert 0 <= record["mix_seconds"] <= record["seconds"]
 
 
 def test_dev_scores_and_grid_search_over_shards(data):

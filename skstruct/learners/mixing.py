@@ -49,19 +49,24 @@ def _shard_epochs(learner, shard, visits, weights):
     )
     # the state travels as an argument, so tasks sharing one learner object (the
     # threading backend) never see each other's weights
+    started = time.perf_counter()
     stats = [learner.run_epoch(state, data, visit) for visit in visits]
     final = state.compacted()
+    seconds = time.perf_counter() - started
     if final.structure is structure:
         # A fixed layout: send back only what changed. A shard's updates touch the
         # features it saw, and the full weight vectors are most of what a round would
         # otherwise transfer.
         changed = np.flatnonzero((final.coef != coef) | (final.coef_sum != coef_sum))
         return _ShardResult(
-            None, changed, final.coef[changed], final.coef_sum[changed], final.n_seen, stats
-        )
+            None, changed, final.coef[changed], final.coef_sum[changed], final.n_seen, stats,
+            seconds,
+        )  # fmt: skip
     # A layout of its own (a chain's rows grew with the pairs its updates touched), so
     # positions mean nothing to the parent: the whole compact state goes back.
-    return _ShardResult(final.structure, None, final.coef, final.coef_sum, final.n_seen, stats)
+    return _ShardResult(
+        final.structure, None, final.coef, final.coef_sum, final.n_seen, stats, seconds
+    )
 
 
 class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
@@ -125,9 +130,11 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     n_iter_ : int
     history_ : list of dict
         Per mixing round: ``mistakes`` (per shard), ``mixing_weights``, ``seconds``
-        (wall clock of the round), ``resent`` (tasks sent a second time with their
-        shard and weights, see Notes) and ``dev_score`` (token accuracy of the mixed
-        model on ``X_dev``, or None).
+        (wall clock of the round), ``compute_seconds`` (the longest time a shard's
+        epochs took on its worker), ``mix_seconds`` (mixing in this process; the rest
+        of ``seconds`` is shipping and scheduling), ``resent`` (tasks sent a second
+        time with their shard and weights, see Notes) and ``dev_score`` (token
+        accuracy of the mixed model on ``X_dev``, or None).
 
     Notes
     -----
@@ -304,7 +311,9 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                         ) from exc
                     mistakes = np.array([sum(s["mistakes"] for s in r.stats) for r in results])
                     mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
+                    mixing_started = time.perf_counter()
                     state, change = _mix(mu, state, results)
+                    mix_seconds = time.perf_counter() - mixing_started
                     relaid = change is None
                     if relaid:
                         changes.clear()  # they apply to the layout before this mix
@@ -315,6 +324,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                         "mistakes": mistakes.tolist(),
                         "mixing_weights": mu.tolist(),
                         "seconds": time.perf_counter() - start,
+                        "compute_seconds": max(r.seconds for r in results),
+                        "mix_seconds": mix_seconds,
                         "resent": round_.resent,
                         "dev_score": None,
                     }
@@ -387,7 +398,8 @@ class _Missing:
 
 
 class _ShardResult:
-    """A shard task's final state, compacted, and its per-epoch ``stats``.
+    """A shard task's final state, compacted, its per-epoch ``stats`` and the
+    ``seconds`` its epochs and compaction took on the worker.
 
     ``structure`` is None when the state kept the layout it started from (fixed
     layouts): ``changed`` then holds the positions that changed, and ``coef`` and
@@ -395,9 +407,10 @@ class _ShardResult:
     layout and ``coef``, ``coef_sum`` the whole arrays (``changed`` is None).
     """
 
-    def __init__(self, structure, changed, coef, coef_sum, n_seen, stats):
+    def __init__(self, structure, changed, coef, coef_sum, n_seen, stats, seconds):
         self.structure, self.changed = structure, changed
         self.coef, self.coef_sum, self.n_seen, self.stats = coef, coef_sum, n_seen, stats
+        self.seconds = seconds
 
 
 class _Round:
