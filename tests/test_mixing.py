@@ -445,3 +445,30 @@ def test_chain_union_and_moved():
     assert compact.structure.is_compact() and compact.coef.size == a.n_weights
     np.testing.assert_array_equal(compact.coef, coef)
     np.testing.assert_array_equal(compact.coef_sum, coef)
+
+
+def test_shards_train_on_one_thread_unless_the_learner_says_otherwise(data, monkeypatch):
+    """Inside a task of joblib's dask backend, n_jobs=None means every core of the
+    cluster; a shard must not take them all (two workers would oversubscribe the
+    machine). Simulated by a context that sets n_jobs=2 around an in-process fit."""
+    import joblib
+
+    from skstruct.learners import _base
+
+    used = []
+    real = _base.numba_threads
+
+    def recording(n):
+        used.append(n)
+        return real(n)
+
+    monkeypatch.setattr(_base, "numba_threads", recording)
+    X, y = data
+    mixing = ParameterMixing(StructuredPerceptron(random_state=0), n_shards=2, max_iter=1,
+                             n_jobs=1, random_state=0)  # fmt: skip
+    with joblib.parallel_config(n_jobs=2):
+        mixing.fit(X[:60], y[:60])
+        assert used and set(used) == {1}
+        used.clear()
+        mixing.set_params(estimator__n_jobs=2).fit(X[:60], y[:60])
+        assert set(used) == {2}  # an explicit n_jobs is honoured
