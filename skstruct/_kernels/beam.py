@@ -49,17 +49,7 @@ def _first_order_candidates(unary, t, n, transition, stop, labels, scores, lo, h
     number of candidates (every label, in label order)."""
     L = unary.shape[1]
     last = t == n - 1
-    # the first live item initialises every candidate, the others replace strictly
-    # better: no test in the first pass, and loops LLVM can vectorise
-    prev = labels[t - 1, lo]
-    prev_score = scores[t - 1, lo]
-    for c in range(L):
-        ext = unary[t, c] + transition[prev, c]
-        if last:
-            ext += stop[c]
-        cand_score[c] = prev_score + ext
-        cand_parent[c] = lo
-    for slot in range(lo + 1, hi):
+    for slot in range(lo, hi):
         prev = labels[t - 1, slot]
         prev_score = scores[t - 1, slot]
         for c in range(L):
@@ -67,7 +57,7 @@ def _first_order_candidates(unary, t, n, transition, stop, labels, scores, lo, h
             if last:
                 ext += stop[c]
             v = prev_score + ext
-            if v > cand_score[c]:
+            if slot == lo or v > cand_score[c]:  # strict: the first generated wins ties
                 cand_score[c] = v
                 cand_parent[c] = slot
     for c in range(L):

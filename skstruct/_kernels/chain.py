@@ -19,7 +19,7 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
-from .rows import ensure, look_up_token_pairs, token_pair_slots, token_scores
+from .rows import add_token_scores, ensure, look_up_token_pairs, token_pair_slots
 from .values import feature_value
 
 
@@ -60,7 +60,9 @@ def unary_scores(indptr, indices, data, lo, hi, rows, emission, out):
     encoder.
     """
     for t in range(lo, hi):
-        token_scores(rows, indptr, indices, data, t, emission, out[t - lo])
+        row = out[t - lo]
+        row[:] = 0.0
+        add_token_scores(rows, indptr, indices, data, t, emission, row)
 
 
 @njit

@@ -153,34 +153,9 @@ def _token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, 
 @njit
 def add_token_scores(rows, indptr, indices, data, t, emission, row):
     """``row[k] += sum_f v_f * w[f, k]`` over the features ``f`` (values ``v_f``) of token ``t``."""
-    _token_scores(rows, indptr, indices, data, t, emission, row, indptr[t])
-
-
-@njit
-def token_scores(rows, indptr, indices, data, t, emission, row):
-    """``row[k] = sum_f v_f * w[f, k]`` over the features ``f`` of token ``t``: as
-    ``add_token_scores`` on a zero row (the same values; a zero may differ in sign),
-    without the pass that zeroes it when the first feature's row is full (as the bias'
-    row soon is)."""
-    start, length = rows[0], rows[1]
-    n_labels = row.shape[0]
-    j = indptr[t]
-    if j < indptr[t + 1] and length[indices[j]] == n_labels:
-        v = feature_value(data, j)
-        first = start[indices[j]]
-        for k in range(n_labels):
-            row[k] = v * emission[first + k]
-        j += 1
-    else:
-        row[:] = 0.0
-    _token_scores(rows, indptr, indices, data, t, emission, row, j)
-
-
-@njit
-def _token_scores(rows, indptr, indices, data, t, emission, row, j_start):
     start, length, _, labels, _ = rows
     n_labels = row.shape[0]
-    for j in range(j_start, indptr[t + 1]):
+    for j in range(indptr[t], indptr[t + 1]):
         f = indices[j]
         v = feature_value(data, j)
         first = start[f]

@@ -775,11 +775,7 @@ def perceptron_epoch(
     for i in visit:
         start = offsets[i]
         n = offsets[i + 1] - start
-        gold[0] = -1
-        for d in range(1, n + 1):
-            gold[d] = heads[start + d - 1]
-            if n_labels > 0:
-                gold_labels[d] = labels[start + d - 1]
+        one_based_tree(heads, labels, start, n, n_labels, gold, gold_labels)
         pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
                       n_labels, work)  # fmt: skip
         wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef,
@@ -789,6 +785,17 @@ def perceptron_epoch(
         mistakes += wrong
         n_seen += 1
     return mistakes, correct, n_seen
+
+
+@njit
+def one_based_tree(heads, labels, start, n, n_labels, out_heads, out_labels):
+    """The heads (and labels) of words ``start:start + n`` of flat arrays, as the
+    decoders index them: word ``d`` at ``d`` (1..n), the root's head ``-1`` at 0."""
+    out_heads[0] = -1
+    for d in range(1, n + 1):
+        out_heads[d] = heads[start + d - 1]
+        if n_labels > 0:
+            out_labels[d] = labels[start + d - 1]
 
 
 @njit_parallel
@@ -845,14 +852,8 @@ def apply_tree_decisions(
     for b in range(batch.shape[0]):
         start = offsets[batch[b]]
         n = offsets[batch[b] + 1] - start
-        at = token_start[b]
-        gold[0], pred[0] = -1, -1
-        for d in range(1, n + 1):
-            gold[d] = heads[start + d - 1]
-            pred[d] = pred_heads[at + d - 1]
-            if n_labels > 0:
-                gold_labels[d] = labels[start + d - 1]
-                pred_label[d] = pred_labels[at + d - 1]
+        one_based_tree(heads, labels, start, n, n_labels, gold, gold_labels)
+        one_based_tree(pred_heads, pred_labels, token_start[b], n, n_labels, pred, pred_label)
         wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_label, coef,
                                         coef_sum, n_seen, n_features, order, n_labels, buffer,
                                         states)  # fmt: skip

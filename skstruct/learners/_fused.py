@@ -114,21 +114,15 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
     """Collins' perceptron on a chain: Viterbi and full updates, in one kernel."""
     mistakes = correct = 0
     order = np.asarray(order, dtype=np.int64)
-    while order.size and minibatch.size > 1:
-        state.n_seen, wrong, right, visited = _chain.viterbi_minibatch_epoch(
-            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
-            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-            structure.order, state.n_seen, minibatch.size, minibatch.threads,
-        )  # fmt: skip
-        mistakes, correct, order = mistakes + wrong, correct + right, order[visited:]
-        if order.size:  # the emission pool is full: grow it, go on from that batch
-            structure.grow(state)
     while order.size:
-        state.n_seen, wrong, right, visited = _chain.perceptron_epoch(
-            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
-            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-            structure.order, state.n_seen,
-        )  # fmt: skip
+        args = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
+                structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+                structure.order, state.n_seen)  # fmt: skip
+        if minibatch.size > 1:
+            epoch = _chain.viterbi_minibatch_epoch(*args, minibatch.size, minibatch.threads)
+        else:
+            epoch = _chain.perceptron_epoch(*args)
+        state.n_seen, wrong, right, visited = epoch
         mistakes, correct, order = mistakes + wrong, correct + right, order[visited:]
         if order.size:  # the emission pool is full: grow it, go on from there
             structure.grow(state)
@@ -235,20 +229,21 @@ _SEARCH_RULES = {
 
 def chain_search_epoch(structure, decoder, rule, encoded, labels, order, state, minibatch):
     """Beam search (an exact one for Viterbi) and a single-step violation-fixing
-    update on a chain, in one kernel."""
+    update on a chain, in one kernel (online, or a minibatch at a time)."""
     beam_size = structure.n_states if isinstance(decoder, Viterbi) else decoder.beam_size
     order = np.asarray(order, dtype=np.int64)
-    if minibatch.size > 1:
-        return _chain_search_minibatches(structure, encoded, labels, order, state, minibatch,
-                                         beam_size, _SEARCH_RULES[type(rule)])  # fmt: skip
     counts = np.zeros(_beam.N_EPOCH_COUNTS, dtype=np.int64)
     margins = np.empty(order.size)
     while order.size:
-        state.n_seen, visited = _beam.search_update_epoch(
-            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
-            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-            structure.order, state.n_seen, beam_size, _SEARCH_RULES[type(rule)], counts, margins,
-        )  # fmt: skip
+        args = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
+                structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+                structure.order, state.n_seen, beam_size, _SEARCH_RULES[type(rule)], counts,
+                margins)  # fmt: skip
+        if minibatch.size > 1:
+            epoch = _beam.search_minibatch_epoch(*args, minibatch.size, minibatch.threads)
+        else:
+            epoch = _beam.search_update_epoch(*args)
+        state.n_seen, visited = epoch
         order = order[visited:]
         if order.size:  # the emission pool is full: grow it, go on from there
             structure.grow(state)
@@ -264,23 +259,6 @@ def _search_stats(counts, margins):
         "mean_violation": float(np.mean(margins)) if margins.size else None,
         "correct": int(counts[_beam.COUNT_CORRECT]),
     }
-
-
-def _chain_search_minibatches(structure, encoded, labels, order, state, minibatch, beam_size,
-                              rule_code):  # fmt: skip
-    counts = np.zeros(_beam.N_EPOCH_COUNTS, dtype=np.int64)
-    margins = np.empty(order.size)
-    while order.size:
-        state.n_seen, visited = _beam.search_minibatch_epoch(
-            encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
-            structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-            structure.order, state.n_seen, beam_size, rule_code, counts, margins,
-            minibatch.size, minibatch.threads,
-        )  # fmt: skip
-        order = order[visited:]
-        if order.size:  # the emission pool is full: grow it, go on from that batch
-            structure.grow(state)
-    return _search_stats(counts, margins[: counts[_beam.COUNT_UPDATES]])
 
 
 for _rule in _SEARCH_RULES:

@@ -4,6 +4,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from skstruct._kernels import chain as _chain
 from skstruct._kernels import rows as _rows
 from skstruct.structures import EmissionRows
 
@@ -70,9 +71,10 @@ def test_token_scores_match_the_dense_product(seed):
 
 @settings(max_examples=60, deadline=None)
 @given(st.integers(0, 2**31 - 1), st.booleans(), st.booleans())
-def test_token_scores_equal_adding_to_a_zero_row(seed, full_first, binary):
-    """token_scores sets the row from a full first row (no zeroing pass): the values of
-    add_token_scores on a zero row, bit for bit, for stored and for binary values."""
+def test_unary_scores_equal_adding_to_a_zero_row(seed, full_first, binary):
+    """chain.unary_scores overwrites whatever its buffer held: the values of
+    add_token_scores on a zero row, bit for bit, for stored and for binary values
+    (binary data is empty and reads as ones)."""
     rng = np.random.default_rng(seed)
     dense = rng.normal(size=(N_FEATURES, N_LABELS)) * (rng.random((N_FEATURES, N_LABELS)) < 0.5)
     token = rng.choice(N_FEATURES, 3, replace=False).astype(np.int32)
@@ -83,10 +85,9 @@ def test_token_scores_equal_adding_to_a_zero_row(seed, full_first, binary):
     rows = EmissionRows.from_csr(indptr, np.nonzero(dense)[1])
     values = dense[dense != 0]
     data = np.empty(0) if binary else rng.normal(size=3)
-    args = (rows.arrays, np.array([0, 3]), token, data, 0, values)
-    added, scored = np.zeros(N_LABELS), np.full(N_LABELS, np.nan)
-    _rows.add_token_scores(*args, added)
-    _rows.token_scores(*args, scored)
-    np.testing.assert_array_equal(scored, added)
+    added, scored = np.zeros(N_LABELS), np.full((1, N_LABELS), np.nan)
+    _rows.add_token_scores(rows.arrays, np.array([0, 3]), token, data, 0, values, added)
+    _chain.unary_scores(np.array([0, 3]), token, data, 0, 1, rows.arrays, values, scored)
+    np.testing.assert_array_equal(scored[0], added)
     expected = (np.ones(3) if binary else data) @ dense[token]
-    np.testing.assert_allclose(scored, expected)
+    np.testing.assert_allclose(scored[0], expected)
