@@ -153,6 +153,41 @@ def test_n_jobs_never_changes_a_parser_fit(ptb, learner):
     assert one.predict(X) == two.predict(X)
 
 
+@pytest.mark.data
+@pytest.mark.parametrize(
+    "learner",
+    [
+        StructuredPerceptron(BeamSearch(beam_size=4), update="max_violation"),
+        StructuredPerceptron(Viterbi()),
+        SWVP(substructures="spans"),
+        StructuredPerceptron(Eisner()),
+    ],
+    ids=repr,
+)
+def test_more_parts_than_threads_never_change_a_fit(chains, ptb, learner, monkeypatch):
+    # a batch is split in a part per thread the learner asks for (balance.py); with more
+    # parts than the pool has threads, a thread decodes several: nothing may change
+    import contextlib
+
+    from skstruct._kernels.threads import numba_threads
+    from skstruct.learners import _base
+
+    @contextlib.contextmanager
+    def seven_parts(n_threads):
+        with numba_threads(n_threads):
+            yield 7
+
+    X, y = ptb if isinstance(learner.decoder, Eisner) else chains
+    params = dict(max_iter=2, random_state=0, batch_size=9)
+    if not isinstance(learner.decoder, Eisner):
+        params["features"] = TokenFeatures()
+    learner.set_params(**params)
+    one = learner.__sklearn_clone__().set_params(n_jobs=1).fit(X, y)
+    monkeypatch.setattr(_base, "numba_threads", seven_parts)
+    seven = learner.__sklearn_clone__().set_params(n_jobs=2).fit(X, y)
+    _assert_same_fit(one, seven)
+
+
 def test_batch_size_changes_the_fit_and_one_is_the_online_perceptron(chains):
     X, y = chains
     params = dict(features=TokenFeatures(), max_iter=2, random_state=0)

@@ -13,14 +13,18 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
+from .balance import sentence_parts
 from .chain import (
     add_chain_delta,
     apply_chain_decisions,
+    batch_entry_starts,
     batch_token_starts,
     longest_sentence,
+    most_pair_slots,
     split_coef,
     unary_scores,
 )
+from .rows import look_up_token_pairs
 
 
 @njit
@@ -352,37 +356,48 @@ def search_update_epoch(
 @njit_parallel
 def search_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
-    beam_size, rule, pred, steps, margins, correct, invalid_standard,
+    beam_size, rule, pred, steps, margins, correct, invalid_standard, schedule, part_start,
+    entry_start, slots, found,
 ):  # fmt: skip
-    """Decode the sentences ``batch`` against the same weights, in parallel, and decide
-    each one's update (the first half of a minibatch epoch; Zhao & Huang 2013).
+    """Decode the sentences ``batch`` against the same weights, in parallel (a thread a
+    part of ``balance.balanced_parts``), and decide each one's update (the first half of
+    a minibatch epoch; Zhao & Huang 2013).
 
     Sentence ``batch[b]`` gets: ``steps[b]``, the step its rule updates at (-1: none),
     the predicted prefix up to that step in ``pred[token_start[b]:]``, the margin there
-    in ``margins[b]``, its tokens decoded right in ``correct[b]`` and whether the
-    standard update would be invalid in ``invalid_standard[b]``. Every sentence writes
-    only its own entries, so the result does not depend on the number of threads.
+    in ``margins[b]``, its tokens decoded right in ``correct[b]``, whether the
+    standard update would be invalid in ``invalid_standard[b]``, and the pool slots of
+    the pairs its update touches in ``slots[entry_start[b]:]`` (``found[b]``: all have a
+    weight; see ``chain.apply_chain_decisions``). Every sentence writes only its own
+    entries, so the result does not depend on the number of threads.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    for b in prange(batch.shape[0]):
-        lo = offsets[batch[b]]
-        n = offsets[batch[b] + 1] - lo
-        gold = labels[lo : lo + n]
-        unary = np.empty((n, n_labels))
-        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-        result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size,
-                             gold, False)  # fmt: skip
-        path, beam_labels, parents, _, best, gold_score, in_beam, best_is_gold, _ = result
-        t = update_step(rule, best, gold_score, in_beam, best_is_gold, n)
-        steps[b] = t
-        if t >= 0:
-            backtrack(beam_labels, parents, t, 0, pred[token_start[b] :])
-            margins[b] = best[t] - gold_score[t]
-        right = 0
-        for k in range(n):
-            right += path[k] == gold[k]
-        correct[b] = right
-        invalid_standard[b] = not best_is_gold[n - 1] and best[n - 1] - gold_score[n - 1] < 0
+    for part in prange(part_start.shape[0] - 1):
+        for at in range(part_start[part], part_start[part + 1]):
+            b = schedule[at]
+            lo = offsets[batch[b]]
+            n = offsets[batch[b] + 1] - lo
+            gold = labels[lo : lo + n]
+            unary = np.empty((n, n_labels))
+            unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+            result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size,
+                                 gold, False)  # fmt: skip
+            path, beam_labels, parents, _, best, gold_score, in_beam, best_is_gold, _ = result
+            t = update_step(rule, best, gold_score, in_beam, best_is_gold, n)
+            steps[b] = t
+            found[b] = True
+            if t >= 0:
+                backtrack(beam_labels, parents, t, 0, pred[token_start[b] :])
+                margins[b] = best[t] - gold_score[t]
+                found[b] = look_up_token_pairs(rows, indptr, indices, lo, gold,
+                                               pred[token_start[b] :], t + 1,
+                                               slots[entry_start[b] :])  # fmt: skip
+            right = 0
+            for k in range(n):
+                right += path[k] == gold[k]
+            correct[b] = right
+            invalid_standard[b] = (not best_is_gold[n - 1]
+                                   and best[n - 1] - gold_score[n - 1] < 0)  # fmt: skip
 
 
 #: The same, one thread (no thread pool to wake for a batch decoded serially).
@@ -407,20 +422,27 @@ def search_minibatch_epoch(
     right = np.empty(batch_size, dtype=np.int64)
     invalid_standard = np.empty(batch_size, dtype=np.bool_)
     starts = np.empty(batch_size + 1, dtype=np.int64)
+    entry_start = np.empty(batch_size + 1, dtype=np.int64)
+    slots = np.empty(most_pair_slots(indptr, offsets, batch_size), dtype=np.int64)
+    found = np.empty(batch_size, dtype=np.bool_)
     for lo in range(0, visit.shape[0], batch_size):
         batch = visit[lo : lo + batch_size]
         m = batch.shape[0]
         batch_token_starts(offsets, batch, starts)
+        batch_entry_starts(indptr, offsets, batch, entry_start)
+        schedule, part_start = sentence_parts(offsets, batch, threads, 1)
         args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
                 order, beam_size, rule, pred, steps[:m], batch_margins[:m], right[:m],
-                invalid_standard[:m])  # fmt: skip
+                invalid_standard[:m], schedule, part_start, entry_start, slots,
+                found[:m])  # fmt: skip
         if threads > 1 and m > 1:
             search_decisions(*args)
         else:
             search_decisions_serial(*args)
         seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
-                                     pred, steps[:m], rows, coef, coef_sum, n_labels, order,
-                                     n_seen, threads if m > 1 else 1)  # fmt: skip
+                                     pred, steps[:m], entry_start, slots, found[:m], rows, coef,
+                                     coef_sum, n_labels, order, n_seen,
+                                     threads if m > 1 else 1)  # fmt: skip
         if seen < 0:
             return n_seen, lo
         n_seen = seen

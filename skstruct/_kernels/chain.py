@@ -19,6 +19,7 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
+from .balance import balanced_parts, one_part, sentence_parts
 from .rows import add_token_scores, ensure, look_up_token_pairs, token_pair_slots
 from .values import feature_value
 
@@ -389,30 +390,39 @@ def argmax_path(unary, transition, start, stop, trigram, order):
 @njit_parallel
 def viterbi_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
-    pred, steps, correct,
+    pred, steps, correct, schedule, part_start, entry_start, slots, found,
 ):  # fmt: skip
     """Exact Viterbi paths of the sentences ``batch`` against the same weights, in
-    parallel: the first half of a minibatch epoch of Collins' perceptron.
+    parallel (a thread a part of ``balance.balanced_parts``): the first half of a
+    minibatch epoch of Collins' perceptron.
 
     The path of ``batch[b]`` goes to ``pred[token_start[b]:]``; ``steps[b]`` is its last
     position when it has a mistake (a full update), else -1; ``correct[b]`` counts its
-    tokens labelled right. Each sentence writes only its own entries.
+    tokens labelled right; the pool slots of the pairs its update touches go to
+    ``slots[entry_start[b]:]`` (``rows.look_up_token_pairs``; ``found[b]``: all have a
+    weight). Each sentence writes only its own entries.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    for b in prange(batch.shape[0]):
-        lo = offsets[batch[b]]
-        n = offsets[batch[b] + 1] - lo
-        unary = np.empty((n, n_labels))
-        backptr = np.empty((n, n_labels), dtype=np.int32)
-        backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
-        path = pred[token_start[b] : token_start[b] + n]
-        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-        _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
-        right = 0
-        for k in range(n):
-            right += path[k] == labels[lo + k]
-        correct[b] = right
-        steps[b] = n - 1 if right < n else -1
+    for part in prange(part_start.shape[0] - 1):
+        for at in range(part_start[part], part_start[part + 1]):
+            b = schedule[at]
+            lo = offsets[batch[b]]
+            n = offsets[batch[b] + 1] - lo
+            unary = np.empty((n, n_labels))
+            backptr = np.empty((n, n_labels), dtype=np.int32)
+            backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+            path = pred[token_start[b] : token_start[b] + n]
+            unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+            _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2,
+                         path)  # fmt: skip
+            right = 0
+            for k in range(n):
+                right += path[k] == labels[lo + k]
+            correct[b] = right
+            steps[b] = n - 1 if right < n else -1
+            found[b] = right == n or look_up_token_pairs(
+                rows, indptr, indices, lo, labels[lo:], path, n, slots[entry_start[b] :]
+            )
 
 
 #: The same, one thread.
@@ -421,38 +431,28 @@ viterbi_decisions_serial = serial_twin(viterbi_decisions)
 
 @njit
 def apply_chain_decisions(
-    indptr, indices, data, offsets, labels, batch, token_start, pred, steps, rows, coef,
-    coef_sum, n_labels, order, n_seen, threads,
+    indptr, indices, data, offsets, labels, batch, token_start, pred, steps, entry_start, slots,
+    found, rows, coef, coef_sum, n_labels, order, n_seen, threads,
 ):  # fmt: skip
     """The second half of a minibatch epoch: the updates decided for ``batch`` (see
     ``viterbi_decisions``), applied in order, with lazy averaging.
 
     ``w += phi(gold) - phi(pred)`` over the first ``steps[b] + 1`` tokens of each
-    sentence that has an update (stop scores when that is the whole sentence). Every
-    pair the batch touches gets a weight before any update is applied, so a full pool
-    changes no weight: it returns -1 (grow the pool, call again); else the new n_seen.
-    The look-ups of the pairs' slots and the emission additions run on ``threads``
-    threads (1: no thread pool), each weight's additions in batch order, so the result
-    never depends on ``threads``.
+    sentence that has an update (stop scores when that is the whole sentence). The
+    decisions looked up the pool slots of the pairs each update touches
+    (``slots[entry_start[b]:]``, ``found[b]`` whether all have a weight). Every pair the
+    batch touches gets a weight before any update is applied, so a full pool changes no
+    weight: it returns -1 (grow the pool, call again); else the new n_seen. The
+    emission additions run on ``threads`` threads (1: no thread pool), each weight's
+    additions in batch order, so the result never depends on ``threads``.
     """
     emission = split_coef(coef, n_labels, order)[0]
     emission_sum = split_coef(coef_sum, n_labels, order)[0]
     m = batch.shape[0]
-    entry_start = np.zeros(m + 1, dtype=np.int64)
-    for b in range(m):
-        entries = 0
-        if steps[b] >= 0:
-            lo = offsets[batch[b]]
-            at = token_start[b]
-            for pos in range(steps[b] + 1):
-                if labels[lo + pos] != pred[at + pos]:
-                    entries += indptr[lo + pos + 1] - indptr[lo + pos]
-        entry_start[b + 1] = entry_start[b] + 2 * entries
-    slots = np.empty(entry_start[m], dtype=np.int64)
-    args = (indptr, indices, offsets, labels, batch, token_start, pred, steps, rows,
-            entry_start, slots)  # fmt: skip
     parallel = threads > 1
-    missing = batch_pair_slots(*args) if parallel else batch_pair_slots_serial(*args)
+    missing = False
+    for b in range(m):
+        missing = missing or not found[b]
     if missing:  # give the pairs a weight, in order (rows move), then look them up again
         for b in range(m):
             if steps[b] < 0:
@@ -473,6 +473,12 @@ def apply_chain_decisions(
                                                        emission_sum):  # fmt: skip
                         return -1
                     k += 2
+        if parallel:  # parts of near-equal look-ups (room for two a feature of each token)
+            parts = balanced_parts(np.diff(entry_start[: m + 1]).astype(np.float64), threads)
+        else:
+            parts = one_part(m)
+        args = (indptr, indices, offsets, labels, batch, token_start, pred, steps, rows,
+                entry_start, slots, parts[0], parts[1])  # fmt: skip
         batch_pair_slots(*args) if parallel else batch_pair_slots_serial(*args)
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels, order)
@@ -529,25 +535,48 @@ add_batch_emission_deltas_serial = serial_twin(add_batch_emission_deltas)
 
 @njit_parallel
 def batch_pair_slots(
-    indptr, indices, offsets, labels, batch, token_start, pred, steps, rows, entry_start, slots
-):
+    indptr, indices, offsets, labels, batch, token_start, pred, steps, rows, entry_start, slots,
+    schedule, part_start,
+):  # fmt: skip
     """Pool slots of the pairs each update of ``batch`` touches (in the order of
     ``rows.token_pair_slots``), sentence ``b``'s at ``slots[entry_start[b]:]``, -1 for a
-    pair without a weight; in parallel, reading the rows only. Returns the number of
-    sentences with such a pair."""
+    pair without a weight; in parallel (a thread a part of ``balance.balanced_parts``),
+    reading the rows only. Returns the number of sentences with such a pair."""
     missing = 0
-    for b in prange(batch.shape[0]):
-        if steps[b] >= 0:
-            lo = offsets[batch[b]]
-            found = look_up_token_pairs(rows, indptr, indices, lo, labels[lo:],
-                                        pred[token_start[b] :], steps[b] + 1,
-                                        slots[entry_start[b] :])  # fmt: skip
-            missing += not found
+    for part in prange(part_start.shape[0] - 1):
+        for at in range(part_start[part], part_start[part + 1]):
+            b = schedule[at]
+            if steps[b] >= 0:
+                lo = offsets[batch[b]]
+                found = look_up_token_pairs(rows, indptr, indices, lo, labels[lo:],
+                                            pred[token_start[b] :], steps[b] + 1,
+                                            slots[entry_start[b] :])  # fmt: skip
+                missing += not found
     return missing
 
 
 #: The same, one thread.
 batch_pair_slots_serial = serial_twin(batch_pair_slots)
+
+
+@njit
+def batch_entry_starts(indptr, offsets, batch, out):
+    """Where each sentence of ``batch`` starts in a buffer of pair slots: room for two
+    (the gold and the predicted label's) per feature of each of its tokens. Writes
+    ``out[:len(batch) + 1]``."""
+    out[0] = 0
+    for b in range(batch.shape[0]):
+        features = indptr[offsets[batch[b] + 1]] - indptr[offsets[batch[b]]]
+        out[b + 1] = out[b] + 2 * features
+
+
+@njit
+def most_pair_slots(indptr, offsets, batch_size):
+    """Room ``batch_entry_starts`` needs for any batch of ``batch_size`` sentences."""
+    most = 0
+    for i in range(offsets.shape[0] - 1):
+        most = max(most, indptr[offsets[i + 1]] - indptr[offsets[i]])
+    return 2 * most * batch_size
 
 
 @njit
@@ -574,21 +603,28 @@ def viterbi_minibatch_epoch(
     steps = np.empty(batch_size, dtype=np.int64)
     right = np.empty(batch_size, dtype=np.int64)
     starts = np.empty(batch_size + 1, dtype=np.int64)
+    entry_start = np.empty(batch_size + 1, dtype=np.int64)
+    slots = np.empty(most_pair_slots(indptr, offsets, batch_size), dtype=np.int64)
+    found = np.empty(batch_size, dtype=np.bool_)
     mistakes = 0
     correct = 0
     for lo in range(0, visit.shape[0], batch_size):
         batch = visit[lo : lo + batch_size]
         m = batch.shape[0]
         batch_token_starts(offsets, batch, starts)
+        batch_entry_starts(indptr, offsets, batch, entry_start)
+        schedule, part_start = sentence_parts(offsets, batch, threads, 1)
         args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
-                order, pred, steps[:m], right[:m])  # fmt: skip
+                order, pred, steps[:m], right[:m], schedule, part_start, entry_start, slots,
+                found[:m])  # fmt: skip
         if threads > 1 and m > 1:
             viterbi_decisions(*args)
         else:
             viterbi_decisions_serial(*args)
         seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
-                                     pred, steps[:m], rows, coef, coef_sum, n_labels, order,
-                                     n_seen, threads if m > 1 else 1)  # fmt: skip
+                                     pred, steps[:m], entry_start, slots, found[:m], rows, coef,
+                                     coef_sum, n_labels, order, n_seen,
+                                     threads if m > 1 else 1)  # fmt: skip
         if seen < 0:
             return n_seen, mistakes, correct, lo
         n_seen = seen

@@ -333,10 +333,11 @@ def swvp_epoch(
 def swvp_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
     substructures, gamma_kind, beta, aggressive, enforce, pred, n_sets, starts, stops, used,
-    gamma, counts,
+    gamma, counts, schedule, part_start,
 ):  # fmt: skip
-    """Decode the sentences ``batch`` against the same weights, in parallel, and choose
-    each one's terms (``swvp_terms``): the first half of a minibatch SWVP epoch.
+    """Decode the sentences ``batch`` against the same weights, in parallel (a thread a
+    part of ``balance.balanced_parts``), and choose each one's terms (``swvp_terms``):
+    the first half of a minibatch SWVP epoch.
 
     Sentence ``batch[b]`` writes its path, ranges, choices and weights from
     ``token_start[b]`` on in ``pred``, ``starts``, ``stops``, ``used``, ``gamma``, its
@@ -344,27 +345,30 @@ def swvp_decisions(
     (int64 (len(batch), N_COUNTS + 1)): the result does not depend on the threads.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    for b in prange(batch.shape[0]):
-        lo = offsets[batch[b]]
-        n = offsets[batch[b] + 1] - lo
-        at = token_start[b]
-        gold = labels[lo : lo + n]
-        path = pred[at : at + n]
-        unary = np.empty((n, n_labels))
-        backptr = np.empty((n, n_labels), dtype=np.int32)
-        backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
-        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-        _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
-        n_wrong = 0
-        for k in range(n):
-            n_wrong += path[k] != gold[k]
-        counts[b, N_COUNTS] = n - n_wrong
-        n_sets[b] = 0
-        if n_wrong > 0:
-            n_sets[b] = swvp_terms(unary, gold, path, n, transition, start, stop, trigram,
-                                   order, substructures, gamma_kind, beta, aggressive, enforce,
-                                   starts[at:], stops[at:], used[at:], gamma[at:],
-                                   counts[b])  # fmt: skip
+    for part in prange(part_start.shape[0] - 1):
+        for position in range(part_start[part], part_start[part + 1]):
+            b = schedule[position]
+            lo = offsets[batch[b]]
+            n = offsets[batch[b] + 1] - lo
+            at = token_start[b]
+            gold = labels[lo : lo + n]
+            path = pred[at : at + n]
+            unary = np.empty((n, n_labels))
+            backptr = np.empty((n, n_labels), dtype=np.int32)
+            backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+            unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+            _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2,
+                         path)  # fmt: skip
+            n_wrong = 0
+            for k in range(n):
+                n_wrong += path[k] != gold[k]
+            counts[b, N_COUNTS] = n - n_wrong
+            n_sets[b] = 0
+            if n_wrong > 0:
+                n_sets[b] = swvp_terms(unary, gold, path, n, transition, start, stop,
+                                       trigram, order, substructures, gamma_kind, beta,
+                                       aggressive, enforce, starts[at:], stops[at:],
+                                       used[at:], gamma[at:], counts[b])  # fmt: skip
 
 
 #: The same, one thread.

@@ -18,10 +18,12 @@ Score matrices are ``arc[h, d]`` of shape ``(n + 1, n + 1)`` and, for second ord
 side" (``s == h``: ``d`` is ``h``'s first child on that side).
 """
 
+import numba
 import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
+from .balance import sentence_parts
 
 FORM, POS, PREFIX = 0, 1, 2
 N_ATTRS = 3
@@ -800,21 +802,24 @@ def one_based_tree(heads, labels, start, n, n_labels, out_heads, out_labels):
 
 @njit_parallel
 def tree_decisions(attrs, offsets, batch, token_start, coef, n_features, order, projective,
-                   single_root, n_labels, heads_out, labels_out):  # fmt: skip
-    """Best trees of the sentences ``batch`` against the same weights, in parallel:
-    heads and label ids (zeros when unlabelled) of sentence ``batch[b]``'s words go to
-    ``heads_out``/``labels_out`` from ``token_start[b]`` on. Each sentence writes only
-    its own entries, so the result does not depend on the number of threads."""
-    for b in prange(batch.shape[0]):
-        start = offsets[batch[b]]
-        n = offsets[batch[b] + 1] - start
-        work = scratch(n, order)
-        pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
-                      n_labels, work)  # fmt: skip
-        at = token_start[b]
-        for d in range(1, n + 1):
-            heads_out[at + d - 1] = pred[d]
-            labels_out[at + d - 1] = work[5][d]
+                   single_root, n_labels, heads_out, labels_out, schedule, part_start):  # fmt: skip
+    """Best trees of the sentences ``batch`` against the same weights, in parallel (a
+    thread a part of ``balance.balanced_parts``): heads and label ids (zeros when
+    unlabelled) of sentence ``batch[b]``'s words go to ``heads_out``/``labels_out`` from
+    ``token_start[b]`` on. Each sentence writes only its own entries, so the result does
+    not depend on the number of threads."""
+    for part in prange(part_start.shape[0] - 1):
+        for k in range(part_start[part], part_start[part + 1]):
+            b = schedule[k]
+            start = offsets[batch[b]]
+            n = offsets[batch[b] + 1] - start
+            work = scratch(n, order)
+            pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
+                          n_labels, work)  # fmt: skip
+            at = token_start[b]
+            for d in range(1, n + 1):
+                heads_out[at + d - 1] = pred[d]
+                labels_out[at + d - 1] = work[5][d]
 
 
 #: The same, one thread.
@@ -826,9 +831,11 @@ def predict_batch(attrs, offsets, coef, n_features, order, projective, single_ro
     """Heads and label ids (zeros when unlabelled) of every word of every sentence."""
     heads_out = np.empty(offsets[-1], dtype=np.int64)
     labels_out = np.zeros(offsets[-1], dtype=np.int64)
+    batch = np.arange(offsets.shape[0] - 1)
     decide = tree_decisions if parallel else tree_decisions_serial
-    decide(attrs, offsets, np.arange(offsets.shape[0] - 1), offsets, coef, n_features, order,
-           projective, single_root, n_labels, heads_out, labels_out)  # fmt: skip
+    parts = sentence_parts(offsets, batch, numba.get_num_threads() if parallel else 1, 3)
+    decide(attrs, offsets, batch, offsets, coef, n_features, order, projective, single_root,
+           n_labels, heads_out, labels_out, *parts)  # fmt: skip
     return heads_out, labels_out
 
 

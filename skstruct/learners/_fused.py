@@ -16,6 +16,7 @@ from .._kernels import beam as _beam
 from .._kernels import chain as _chain
 from .._kernels import swvp as _swvp
 from .._kernels import tree as _tree
+from .._kernels.balance import sentence_parts
 from ..decoders import BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from ..structures import ArcFactoredTree, LinearChain
 from ..updates import (
@@ -67,6 +68,11 @@ class Minibatch(NamedTuple):
         """The kernel ``module.name`` that decodes ``batch``: the parallel one, or its
         one-thread twin ``name + "_serial"`` (no thread pool to wake)."""
         return getattr(module, name if self.parallel(batch) else f"{name}_serial")
+
+    def parts(self, offsets, batch, power):
+        """``(schedule, part_start)``: the sentences of ``batch`` in a part per thread of
+        near-equal cost (length ** ``power``; see ``_kernels.balance``)."""
+        return sentence_parts(offsets, batch, self.threads if self.parallel(batch) else 1, power)
 
 
 def token_starts(offsets, batch):
@@ -139,9 +145,10 @@ def _tree_perceptron_epoch(structure, decoder, rule, encoded, outputs, order, st
             pred_heads = np.empty(starts[-1], dtype=np.int64)
             pred_labels = np.zeros(starts[-1], dtype=np.int64)
             decide = minibatch.kernel(batch, _tree, "tree_decisions")
+            parts = minibatch.parts(encoded.offsets, batch, 3)
             decide(encoded.attrs, encoded.offsets, batch, starts, state.coef, structure.n_features,
                    structure.order, decoder.projective, structure.single_root, structure.n_labels,
-                   pred_heads, pred_labels)  # fmt: skip
+                   pred_heads, pred_labels, *parts)  # fmt: skip
             wrong, right, state.n_seen = _tree.apply_tree_decisions(
                 encoded.attrs, encoded.offsets, heads, labels, batch, starts, pred_heads,
                 pred_labels, state.coef, state.coef_sum, state.n_seen, structure.n_features,
@@ -205,7 +212,7 @@ def _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch):
     data = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch, starts)
     decide = minibatch.kernel(batch, _swvp, "swvp_decisions")
     decide(*data, structure.rows.arrays, state.coef, structure.n_labels, structure.order,
-           *rule.kernel_options(), *terms)  # fmt: skip
+           *rule.kernel_options(), *terms, *minibatch.parts(encoded.offsets, batch, 1))  # fmt: skip
     while True:
         n_seen = _swvp.apply_swvp_decisions(
             *data, structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
