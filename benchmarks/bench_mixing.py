@@ -76,6 +76,15 @@ def main():
     parser.add_argument("--tolerance", type=float, default=0.3)
     parser.add_argument("--learner", choices=sorted(LEARNERS), default="viterbi")
     parser.add_argument("--n-train", type=int, help="training sentences (brown only)")
+    parser.add_argument(
+        "--rounds", type=int, help="time this many rounds instead of the fewest within --tolerance"
+    )
+    parser.add_argument(
+        "--engines",
+        nargs="+",
+        default=["loky", "threads", "dask", "ray"],
+        choices=["loky", "threads", "dask", "ray"],
+    )
     args = parser.parse_args()
     load, metric, metric_name = CORPORA[args.corpus]
     X, y, X_test, y_test = load(**({"n_train": args.n_train} if args.n_train else {}))
@@ -98,14 +107,16 @@ def main():
     target = serial_score - args.tolerance
     trace = []
     with joblib.parallel_config(backend="threading"):
-        for n_rounds in range(1, args.max_rounds + 1):
+        for n_rounds in range(1, (args.rounds or args.max_rounds) + 1):
+            if args.rounds and n_rounds < args.rounds:
+                continue  # a fixed number of rounds: only that one
             trace.append(score(mixing(args.learner, n_rounds, args.n_shards).fit(X, y)))
             if trace[-1] >= target:
                 break
     print(f"mixing {metric_name} by rounds: " + ", ".join(f"{s:.2f}" for s in trace))
     if trace[-1] < target:
         print(f"no run of <= {args.max_rounds} rounds reached {target:.2f}")
-    n_rounds = len(trace)
+    n_rounds = args.rounds or len(trace)
     bound = (encoding + n_rounds * epochs / args.max_iter / args.n_shards) / serial_seconds
     print(
         f"rounds to within {args.tolerance} of serial: {n_rounds}; best possible time "
@@ -119,14 +130,16 @@ def main():
         runs[name].seconds = timed_fit(runs[name], X, y)
 
     runs = {}
-    warm_and_time("loky x2")
-    with joblib.parallel_config(backend="threading"):
-        warm_and_time("threads x2")
+    if "loky" in args.engines:
+        warm_and_time("loky x2")
+    if "threads" in args.engines:
+        with joblib.parallel_config(backend="threading"):
+            warm_and_time("threads x2")
     try:
         import distributed
     except ImportError:
         distributed = None
-    if distributed is not None:
+    if distributed is not None and "dask" in args.engines:
         with (
             distributed.LocalCluster(
                 n_workers=2, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
@@ -140,7 +153,7 @@ def main():
         from ray.util.joblib import register_ray
     except ImportError:
         ray = None
-    if ray is not None:
+    if ray is not None and "ray" in args.engines:
         ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False)
         register_ray()
         with joblib.parallel_config(backend="ray"):

@@ -1,6 +1,9 @@
 """ParameterMixing (McDonald, Hall & Mann 2010) on joblib's backends, dask included."""
 
+import itertools
 import os
+import time
+import warnings
 from pathlib import Path
 
 import joblib
@@ -15,7 +18,7 @@ from skstruct.learners import mixing
 from skstruct.learners._shard_cache import ShardRef, WeightsRef, forget
 from skstruct.learners._shard_cache import weights as cache_weights
 from skstruct.learners._weights import AveragedWeights
-from skstruct.learners.mixing import _Round, _shard_epochs, _ShardResult
+from skstruct.learners.mixing import SlowerThanSerialWarning, _Round, _shard_epochs, _ShardResult
 from skstruct.structures import ArcFactoredTree, EmissionRows, LinearChain
 
 
@@ -149,6 +152,22 @@ def test_dask_backend_gives_the_same_weights(data, dask_client):
         np.testing.assert_array_equal(_mixed(data, n_jobs=-1).coef_, reference)
 
 
+def test_shards_on_dask_workers_train_on_one_thread_unless_asked(dask_client):
+    # joblib's dask backend is active inside its tasks, and its effective_n_jobs is
+    # every thread of the cluster whatever n_jobs says
+    from skstruct.learners.mixing import _one_thread_unless_asked
+
+    def threads_in_task():
+        raw = joblib.effective_n_jobs(None)
+        with _one_thread_unless_asked():
+            return raw, joblib.effective_n_jobs(None), joblib.effective_n_jobs(3)
+
+    with joblib.parallel_config(backend="dask"):
+        answers = joblib.Parallel(n_jobs=2)(joblib.delayed(threads_in_task)() for _ in range(2))
+    assert all(raw == 2 for raw, _, _ in answers)  # the cluster's 2 threads: the trap
+    assert all(answer[1:] == (1, 3) for answer in answers)
+
+
 def test_ray_backend_gives_the_same_weights(data):
     ray = pytest.importorskip("ray")
     from ray.util.joblib import register_ray
@@ -267,6 +286,73 @@ def test_dev_scores_and_grid_search_over_shards(data):
         cv=3,
     )
     assert len(search.fit(X, y).cv_results_["params"]) == 3
+
+
+def test_default_shards_are_one_per_worker(data):
+    X, y = data
+    mixing = ParameterMixing(StructuredPerceptron(random_state=0), max_iter=1, random_state=0)
+    with pytest.warns(SlowerThanSerialWarning, match="one worker"):
+        assert len(mixing.fit(X, y).shards_) == 1  # n_jobs=None: one worker
+    assert len(mixing.set_params(n_jobs=2).fit(X, y).shards_) == 2
+    with joblib.parallel_config(backend="threading", n_jobs=3):
+        assert len(mixing.set_params(n_jobs=None).fit(X, y).shards_) == 3
+    assert len(mixing.set_params(n_jobs=4).fit(X[:3], y[:3]).shards_) == 3  # one a sequence
+
+
+def test_dask_default_shards_are_the_clusters_workers(data, dask_client):
+    X, y = data
+    with joblib.parallel_config(backend="dask"):
+        mixing = ParameterMixing(StructuredPerceptron(random_state=0), max_iter=1)
+        assert len(mixing.fit(X, y).shards_) == 2  # the fixture's 2 one-thread workers
+
+
+def test_setups_slower_than_serial_warn(data, monkeypatch):
+    X, y = data
+    learner = StructuredPerceptron(random_state=0)
+
+    def reasons(max_iter=1, **params):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            ParameterMixing(learner, max_iter=max_iter, random_state=0, **params).fit(X, y)
+        return " ".join(str(w.message) for w in caught if w.category is SlowerThanSerialWarning)
+
+    assert reasons(n_jobs=2) == ""
+    assert "n_shards=4 is more than the 2 workers" in reasons(n_shards=4, n_jobs=2)
+    assert "one worker (n_jobs=1)" in reasons(n_shards=2, n_jobs=1)
+    assert f"{joblib.cpu_count() + 1} workers share" in reasons(n_jobs=joblib.cpu_count() + 1)
+    with joblib.parallel_config(backend="threading"):
+        # measured after the second round: 240 short sentences are too little work
+        assert "shipping and mixing against" in reasons(max_iter=2, n_jobs=2)
+        # shards whose epochs take long: the rounds pay, no warning
+        real = StructuredPerceptron.run_epoch
+
+        def slow_epoch(self, *args):
+            time.sleep(0.5)
+            return real(self, *args)
+
+        monkeypatch.setattr(StructuredPerceptron, "run_epoch", slow_epoch)
+        assert reasons(max_iter=2, n_jobs=2) == ""
+
+
+def test_early_stopping_keeps_the_best_round(data):
+    X, y = data
+    params = dict(n_shards=2, max_iter=30, random_state=0)
+    mixing = ParameterMixing(StructuredPerceptron(random_state=0), n_iter_no_change=2, **params)
+    mixing.fit(X[:200], y[:200], X_dev=X[200:], y_dev=y[200:])
+    scores = [r["dev_score"] for r in mixing.history_]
+    best = mixing.best_iteration_
+    assert len(scores) < 30 and len(scores) == best + 2
+    assert scores[best - 1] == max(scores) and max(scores[best:]) <= scores[best - 1]
+    assert mixing.score(X[200:], y[200:]) == scores[best - 1]  # the best round's weights
+    elapsed = [r["elapsed"] for r in mixing.history_]
+    assert all(b > a > 0 for a, b in itertools.pairwise(elapsed))
+    # the best round's weights are those of a fit that stops there
+    shorter = ParameterMixing(StructuredPerceptron(random_state=0), **{**params, "max_iter": best})
+    np.testing.assert_array_equal(shorter.fit(X[:200], y[:200]).coef_, mixing.coef_)
+    held_out = mixing.set_params(validation_fraction=0.2).fit(X, y)
+    assert held_out.history_[0]["dev_score"] is not None
+    with pytest.raises(ValueError, match="n_iter_no_change needs a development set"):
+        mixing.set_params(validation_fraction=None).fit(X, y)
 
 
 def test_bad_mixing_and_shards_are_refused(data):

@@ -77,7 +77,7 @@ class BaseStructuredLearner(StructuredModel):
         if X_dev is not None:
             X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
         elif self.validation_fraction is not None:
-            X, y, X_dev, y_dev = _hold_out(X, y, self.validation_fraction, rng)
+            X, y, X_dev, y_dev = hold_out(X, y, self.validation_fraction, rng)
         if self.n_iter_no_change is not None and X_dev is None:
             raise ValueError(
                 "n_iter_no_change needs a development set: pass X_dev and y_dev to fit, or "
@@ -334,7 +334,7 @@ class BaseStructuredLearner(StructuredModel):
         return slim
 
 
-def _hold_out(X, y, fraction, rng):
+def hold_out(X, y, fraction, rng):
     """Split off ``fraction`` of the sentences (at least one) as a development set."""
     n_dev = max(1, round(fraction * len(X)))
     if n_dev >= len(X):

@@ -7,7 +7,13 @@ from collections import deque
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import parallel_config
+from joblib import cpu_count, effective_n_jobs, parallel_config
+from joblib._parallel_backends import (
+    LokyBackend,
+    MultiprocessingBackend,
+    ThreadingBackend,
+)
+from joblib.parallel import get_active_backend
 from sklearn.base import BaseEstimator, MetaEstimatorMixin, clone
 from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
@@ -19,10 +25,24 @@ from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
 from . import _shard_cache
+from ._base import hold_out
 from ._weights import AveragedWeights
 
 #: Mixes whose changes go with every task, for workers that missed some rounds.
 _CHANGES_SENT = 3
+
+
+def _one_thread_unless_asked():
+    """The joblib settings a shard's epochs run under: a learner left at ``n_jobs=None``
+    trains on one thread, an explicit ``n_jobs`` is honoured.
+
+    A task of joblib's dask backend runs with that backend active, whose
+    ``effective_n_jobs`` is every thread of the cluster whatever ``n_jobs`` says (so
+    ``parallel_config(n_jobs=1)`` alone is not enough): two workers on two cores each
+    ran numba on both, and epochs took 2-40x as long (Brown 20k, beam 4: rounds of 1.6
+    to 18 s against 0.6 s). The threading backend counts as joblib does on one machine.
+    """
+    return parallel_config(backend="threading", n_jobs=1)
 
 
 def _shard_epochs(learner, shard, visits, weights):
@@ -51,10 +71,7 @@ def _shard_epochs(learner, shard, visits, weights):
     # the state travels as an argument, so tasks sharing one learner object (the
     # threading backend) never see each other's weights
     started = time.perf_counter()
-    # A learner left at n_jobs=None trains its shard on one thread. Inside a task of
-    # joblib's dask backend, None would mean every core of the cluster: two workers
-    # on two cores each running numba threads on both made epochs 3-30x slower.
-    with parallel_config(n_jobs=1):
+    with _one_thread_unless_asked():
         stats = [learner.run_epoch(state, data, visit) for visit in visits]
     final = state.compacted()
     seconds = time.perf_counter() - started
@@ -72,6 +89,56 @@ def _shard_epochs(learner, shard, visits, weights):
     return _ShardResult(
         final.structure, None, final.coef, final.coef_sum, final.n_seen, stats, seconds
     )
+
+
+class SlowerThanSerialWarning(UserWarning):
+    """A ``ParameterMixing`` fit set up so that it cannot beat the serial learner."""
+
+
+def _warn_if_slower_than_serial(n_shards, n_jobs):
+    """Warn before the rounds when the set-up cannot beat the serial learner."""
+    workers = effective_n_jobs(n_jobs)
+    backend = get_active_backend()[0]
+    local = isinstance(backend, (LokyBackend, MultiprocessingBackend, ThreadingBackend))
+    reasons = []
+    if workers < 2:
+        reasons.append(f"one worker (n_jobs={n_jobs!r}) trains the shards one after another")
+    elif n_shards > workers:
+        reasons.append(f"n_shards={n_shards} is more than the {workers} workers: a round "
+                       f"waits for shards trained one after another")  # fmt: skip
+    if local and workers > cpu_count():
+        reasons.append(f"{workers} workers share {cpu_count()} cores")
+    if reasons:
+        _warn_slower("; ".join(reasons) + ". Leave n_shards=None for one shard per worker.")
+
+
+def _warn_if_rounds_cost_more_than_training(record):
+    """Warn after the second round (the first also ships the shards) when shipping and
+    mixing took longer than the shards' training: on CoNLL-2002 Spanish (2 shards, an
+    epoch of 0.09 s) rounds of 0.05 s training and 0.09 s overhead made mixing 1.5x
+    slower than serial."""
+    overhead = record["seconds"] - record["compute_seconds"]
+    if overhead > record["compute_seconds"]:
+        _warn_slower(
+            f"a round spent {overhead:.3f} s shipping and mixing against "
+            f"{record['compute_seconds']:.3f} s training its shards; mixing pays when "
+            "a shard's epoch is long (more data a shard, a costlier decoder)."
+        )
+
+
+def _warn_slower(why):
+    warnings.warn(
+        f"ParameterMixing is likely slower than the serial learner: {why}",
+        SlowerThanSerialWarning,
+        stacklevel=4,
+    )
+
+
+def _error_weights(mixing, mistakes):
+    """``mixing="error"``: weights by the shards' mistakes (uniform when none erred)."""
+    if mixing == "error" and mistakes.sum() > 0:
+        return mistakes / mistakes.sum()
+    return np.full(len(mistakes), 1.0 / len(mistakes))
 
 
 class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
@@ -95,15 +162,32 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     estimator : StructuredPerceptron or SWVP
         The online learner (any :class:`~skstruct.learners.BaseStructuredLearner`);
         its decoder, update rule, averaging, shuffling and features are used.
-    n_shards : int, default=10
-        Number of shards.
+    n_shards : int or None, default=None
+        Number of shards. ``None``: one per worker, i.e. ``n_jobs`` as joblib counts it
+        under the active backend (every worker thread of the cluster with joblib's dask
+        backend, ``n_jobs=-1``: every core), at most the number of sequences. A fit
+        that cannot be faster than the serial learner warns (``SlowerThanSerialWarning``):
+        before the rounds, for more shards than workers (the rounds wait for shards run
+        one after another), one worker, or more local workers than cores; after the
+        second round, when its shipping and mixing took longer than its training.
     iterative : bool, default=True
         Mix after every epoch (Figure 3) rather than once at the end (Figure 2).
     mixing : {"uniform", "error"} or array-like of shape (n_shards,), default="uniform"
         Mixing weights: ``1 / n_shards``; proportional to each shard's mistakes in the
         epoch (sec. 4.3; uniform when no shard erred); or fixed weights (normalised).
     max_iter : int, default=10
-        Epochs (iterative mixing); one-shot mixing uses the learner's ``max_iter``.
+        Mixing rounds (iterative mixing). A round is one epoch over the whole data
+        (every shard one epoch over its part), so ``max_iter=10`` passes over the data
+        as often as the learner's own ``max_iter=10``; one-shot mixing runs the
+        learner's ``max_iter`` epochs on each shard, the same count of passes.
+    validation_fraction : float in (0, 1) or None, default=None
+        Hold out this fraction of the training sequences as a development set when
+        ``fit`` gets no ``X_dev``.
+    n_iter_no_change : int or None, default=None
+        Stop when the mixed model's development score has not improved for this many
+        rounds, and keep the best round's weights (``best_iteration_``). Needs
+        ``X_dev``/``y_dev`` or ``validation_fraction``. With ``history_``'s
+        ``elapsed``, the time to a given accuracy rather than to a number of rounds.
     shuffle : bool, default=True
         Assign sequences to shards at random (a single shard is the data as given).
     n_jobs : int or None, default=None
@@ -138,8 +222,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         (wall clock of the round), ``compute_seconds`` (the longest time a shard's
         epochs took on its worker), ``mix_seconds`` (mixing in this process; the rest
         of ``seconds`` is shipping and scheduling), ``resent`` (tasks sent a second
-        time with their shard and weights, see Notes) and ``dev_score`` (token
-        accuracy of the mixed model on ``X_dev``, or None).
+        time with their shard and weights, see Notes), ``dev_score`` (the learner's
+        score of the mixed model on the development set, or None) and ``elapsed``
+        (wall clock since ``fit`` began, encoding included, at the end of the round
+        and its scoring).
+    best_iteration_ : int
+        With ``n_iter_no_change``: the round whose mixed weights ``coef_`` holds.
 
     Notes
     -----
@@ -195,10 +283,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         "estimator": [HasMethods(["init_state", "run_epoch", "set_state"])],
-        "n_shards": [Interval(Integral, 1, None, closed="left")],
+        "n_shards": [Interval(Integral, 1, None, closed="left"), None],
         "iterative": ["boolean"],
         "mixing": [StrOptions({"uniform", "error"}), "array-like"],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "validation_fraction": [Interval(Real, 0, 1, closed="neither"), None],
+        "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
         "shuffle": ["boolean"],
         "n_jobs": [Integral, None],
         "timeout": [Interval(Real, 0, None, closed="neither"), None],
@@ -210,10 +300,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self,
         estimator,
         *,
-        n_shards=10,
+        n_shards=None,
         iterative=True,
         mixing="uniform",
         max_iter=10,
+        validation_fraction=None,
+        n_iter_no_change=None,
         shuffle=True,
         n_jobs=None,
         timeout=None,
@@ -225,6 +317,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self.iterative = iterative
         self.mixing = mixing
         self.max_iter = max_iter
+        self.validation_fraction = validation_fraction
+        self.n_iter_no_change = n_iter_no_change
         self.shuffle = shuffle
         self.n_jobs = n_jobs
         self.timeout = timeout
@@ -240,36 +334,49 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         X, y : list of sequences
             As for the learner.
         X_dev, y_dev : list of sequences, default=None
-            Scored with the mixed weights after every mixing round.
+            Scored with the mixed weights after every mixing round; with
+            ``n_iter_no_change`` they decide when to stop.
 
         Returns
         -------
         self : object
         """
+        fit_started = time.perf_counter()
         X, y = check_sequences_and_labels(X, y)
         self.__dict__.pop("estimator_", None)  # a failed fit must not leave an old model
-        if self.n_shards > len(X):
-            raise ValueError(f"n_shards={self.n_shards} is more than the {len(X)} sequences.")
-        fixed_mu = self._fixed_mixing_weights()
+        self.__dict__.pop("best_iteration_", None)
+        if (X_dev is None) != (y_dev is None):
+            raise ValueError("Pass both X_dev and y_dev, or neither.")
         rng = check_random_state(self.random_state)
+        if X_dev is not None:
+            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
+        elif self.validation_fraction is not None:
+            X, y, X_dev, y_dev = hold_out(X, y, self.validation_fraction, rng)
+        if self.n_iter_no_change is not None and X_dev is None:
+            raise ValueError(
+                "n_iter_no_change needs a development set: pass X_dev and y_dev to fit, or "
+                "set validation_fraction."
+            )
+        n_shards = self._n_shards(len(X))
+        fixed_mu = self._fixed_mixing_weights(n_shards)
         learner = clone(self.estimator)
         state, (encoded, labels) = learner.init_state(X, y)
         dev = None
         if X_dev is not None:
-            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
             dev = learner.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
+        _warn_if_slower_than_serial(n_shards, self.n_jobs)
 
-        order = rng.permutation(len(X)) if self.shuffle and self.n_shards > 1 else np.arange(len(X))
-        self.shards_ = np.array_split(order, self.n_shards)
+        order = rng.permutation(len(X)) if self.shuffle and n_shards > 1 else np.arange(len(X))
+        self.shards_ = np.array_split(order, n_shards)
         bounds = encoded.offsets
         shard_data = [
             (encoded.take(shard), labels[concat_ranges(bounds[shard], bounds[shard + 1])])
             for shard in self.shards_
         ]
-        if self.n_shards == 1:
+        if n_shards == 1:
             shard_rngs = [check_random_state(learner.random_state)]
         else:
-            seeds = rng.randint(np.iinfo(np.int32).max, size=self.n_shards)
+            seeds = rng.randint(np.iinfo(np.int32).max, size=n_shards)
             shard_rngs = [np.random.RandomState(seed) for seed in seeds]
         worker = learner.worker_copy()
         state = state.compacted()
@@ -280,6 +387,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         fit_id = uuid.uuid4().hex
         changes = deque(maxlen=_CHANGES_SENT)  # what the last mixes set
         relaid = False  # the last mix changed the layout: changes cannot rebuild it
+        best_score, best, since_best = -np.inf, None, 0
         self.history_ = []
         # One Parallel for all rounds, as a context manager: the workers are started once
         # and keep the shards and weights between rounds (see _shard_cache). No memory
@@ -315,7 +423,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                             f"failed, so no model was fitted: {type(exc).__name__}: {exc}"
                         ) from exc
                     mistakes = np.array([sum(s["mistakes"] for s in r.stats) for r in results])
-                    mu = fixed_mu if fixed_mu is not None else self._mixing_weights(mistakes)
+                    mu = fixed_mu if fixed_mu is not None else _error_weights(self.mixing, mistakes)
                     mixing_started = time.perf_counter()
                     state, change = _mix(mu, state, results)
                     mix_seconds = time.perf_counter() - mixing_started
@@ -337,34 +445,49 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                     if dev is not None:
                         learner.set_state(AveragedWeights.from_state(*state))
                         record["dev_score"] = learner.score_encoded(dev)
+                    record["elapsed"] = time.perf_counter() - fit_started
                     self.history_.append(record)
+                    if version == 1:
+                        _warn_if_rounds_cost_more_than_training(record)
+                    if self.n_iter_no_change is None:
+                        continue
+                    if record["dev_score"] > best_score:
+                        best_score, best, since_best = record["dev_score"], state, 0
+                        self.best_iteration_ = version + 1
+                    else:
+                        since_best += 1
+                        if since_best >= self.n_iter_no_change:
+                            break
         finally:
             _shard_cache.forget(fit_id)
         learner.set_state(
-            AveragedWeights.from_state(*state), n_iter=len(self.history_) * epochs_per_round
+            AveragedWeights.from_state(*(state if best is None else best)),
+            n_iter=len(self.history_) * epochs_per_round,
         )
         self.estimator_ = learner
         self.n_iter_ = len(self.history_)
         return self
 
+    def _n_shards(self, n_sequences):
+        if self.n_shards is None:
+            return max(1, min(effective_n_jobs(self.n_jobs), n_sequences))
+        if self.n_shards > n_sequences:
+            raise ValueError(f"n_shards={self.n_shards} is more than the {n_sequences} sequences.")
+        return self.n_shards
+
     def _visit(self, learner, rng, n):
         return rng.permutation(n) if learner.shuffle else np.arange(n)
 
-    def _fixed_mixing_weights(self):
+    def _fixed_mixing_weights(self, n_shards):
         if isinstance(self.mixing, str):
             return None
         mu = np.asarray(self.mixing, dtype=float)
-        if mu.shape != (self.n_shards,) or (mu < 0).any() or not mu.sum() > 0:
+        if mu.shape != (n_shards,) or (mu < 0).any() or not mu.sum() > 0:
             raise ValueError(
-                f"mixing must be 'uniform', 'error' or {self.n_shards} non-negative weights "
+                f"mixing must be 'uniform', 'error' or {n_shards} non-negative weights "
                 f"(one per shard, not all zero), got {self.mixing!r}."
             )
         return mu / mu.sum()
-
-    def _mixing_weights(self, mistakes):
-        if self.mixing == "error" and mistakes.sum() > 0:
-            return mistakes / mistakes.sum()
-        return np.full(self.n_shards, 1.0 / self.n_shards)
 
     @property
     def coef_(self):
