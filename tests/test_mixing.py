@@ -9,6 +9,8 @@ from pathlib import Path
 import joblib
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from sklearn.base import clone
 from sklearn.model_selection import GridSearchCV
 
@@ -96,22 +98,26 @@ def test_results_do_not_depend_on_n_jobs_or_backend(data):
         np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
 
 
-def test_chain_mixes_that_add_no_pair_send_changes_only(data, monkeypatch):
-    # After a mix that added pairs every task gets the full state; after one that kept
-    # the layout, workers catch up from the changes. Either way: the same weights.
-    relaid, mix = [], mixing._mix
+def test_rounds_after_the_first_ship_changes_only(data, monkeypatch):
+    # a chain's mixes add pairs every round; the changes are keyed by pair, so workers
+    # catch up from them in their own layouts and no task carries the full weights
+    sent_full = []
+    real = mixing._shard_cache.WeightsRef
 
-    def spy(mu, state, results):
-        state, change = mix(mu, state, results)
-        relaid.append(change is None)
-        return state, change
+    def recording(fit_id, version, initial=None, full=None, changes=()):
+        sent_full.append((version, full is not None))
+        return real(fit_id, version, initial, full, changes)
 
-    monkeypatch.setattr(mixing, "_mix", spy)
-    reference = _mixed(data, max_iter=12).coef_
-    assert relaid[0] and not all(relaid)
-    np.testing.assert_array_equal(_mixed(data, max_iter=12, n_jobs=2).coef_, reference)
-    with joblib.parallel_config(backend="threading"):
-        np.testing.assert_array_equal(_mixed(data, max_iter=12, n_jobs=2).coef_, reference)
+    reference = _mixed(data, max_iter=6).coef_
+    monkeypatch.setattr(mixing._shard_cache, "WeightsRef", recording)
+    with joblib.parallel_config(backend="threading"):  # one cache: nothing is resent
+        mixed = _mixed(data, max_iter=6, n_jobs=2)
+    np.testing.assert_array_equal(mixed.coef_, reference)
+    assert sum(r["resent"] for r in mixed.history_) == 0
+    assert len(sent_full) == 6 * 4 and not any(full for _, full in sent_full)
+    assert all(r["changed"] > 0 for r in mixed.history_)
+    # loky: a shard meeting a worker that lacks it is resent with the full weights
+    np.testing.assert_array_equal(_mixed(data, max_iter=6, n_jobs=2).coef_, reference)
 
 
 def test_threads_do_not_share_a_shards_weights():
@@ -400,18 +406,17 @@ def test_a_worker_without_the_data_says_so_and_gets_it_sent(data):
         assert (answer.shard, answer.weights) == (False, True)
         # the shard is now kept: the same call without it gives the same result
         again = _shard_epochs(worker, ShardRef("new", 0), visits, WeightsRef("new", 0, n))
-        for name in ("coef", "coef_sum", "n_seen"):
+        for name in ("keys", "coef", "coef_sum", "n_seen"):
             np.testing.assert_array_equal(getattr(first, name), getattr(again, name))
-        assert first.structure.n_weights == first.coef.size > n.n_weights  # it grew
-        np.testing.assert_array_equal(first.structure.pair_codes(), again.structure.pair_codes())
+        assert first.keys.size > n.n_dense  # emission pairs changed, keyed past the dense part
     finally:
         forget("new")
 
 
 @pytest.mark.filterwarnings("ignore:`sklearn.utils.parallel.delayed` should be used")
 def test_a_task_sent_again_carries_its_shard_and_the_full_weights(data):
-    # A round after a relayout sends the full weights; a worker lacking the shard says
-    # so, and the task sent again may land on a worker that kept nothing at all.
+    # A worker lacking the shard and the weights a task refers to says so, and the task
+    # sent again (with both) may land on a worker that kept nothing at all.
     worker, shard, structure = _encoded_shard(data)
     state = (structure, np.zeros(structure.n_weights), np.zeros(structure.n_weights), 0)
     visits = [[np.arange(60)]]
@@ -422,12 +427,15 @@ def test_a_task_sent_again_carries_its_shard_and_the_full_weights(data):
         return results
 
     try:
-        args = ("again", 1, worker, [shard], visits, state, (), structure)
-        results = _Round(*args, True).run(parallel)
+        round_ = _Round("again", 1, worker, [shard], visits, state, (), structure)
+        results = round_.run(parallel)
+        assert round_.resent == 1
         assert isinstance(results[0], _ShardResult) and results[0].n_seen == 60
         forget("again")
-        reference = _Round("again", 0, worker, [shard], visits, state, (), structure, False)
-        np.testing.assert_array_equal(reference.run(parallel)[0].coef, results[0].coef)
+        reference = _Round("again", 0, worker, [shard], visits, state, (), structure)
+        reference = reference.run(parallel)[0]
+        for name in ("keys", "coef", "coef_sum"):
+            np.testing.assert_array_equal(getattr(reference, name), getattr(results[0], name))
     finally:
         forget("again")
 
@@ -504,33 +512,63 @@ def test_chain_shards_touching_different_pairs_mix_in_the_union_layout():
     )
 
 
-def test_chain_union_and_moved():
+_PAIRS = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3), st.integers(-3, 3)), max_size=25)
 
-    def chain(pairs):
-        codes = np.array(sorted(f * 3 + k for f, k in pairs), dtype=np.int64)
-        features, labels = np.divmod(codes, 3)
-        indptr = np.concatenate([[0], np.cumsum(np.bincount(features, minlength=4))])
-        return LinearChain(4, 3, order=1, rows=EmissionRows.from_csr(indptr, labels))
 
-    a, b = chain([(0, 1), (2, 0), (2, 2)]), chain([(1, 1), (2, 1), (2, 2)])
-    union = a.union([b])
-    assert union.rows.nnz == 5 and a.union() is a and union.union([a, b]) is union
-    coef = np.arange(1.0, a.n_weights + 1)
-    moved = a.moved(coef, union)
-    np.testing.assert_array_equal(moved[: a.n_dense], coef[: a.n_dense])
-    np.testing.assert_array_equal(
-        union.emission_matrix(moved).toarray(), a.emission_matrix(coef).toarray()
-    )
-    with pytest.raises(ValueError, match="lacks pairs"):
-        union.moved(np.zeros(union.n_weights), a)
-    # a training layout (free slots, a row moved) compacts to the same weights
-    grown = a.training_copy()
-    state = AveragedWeights.from_state(grown, coef.copy(), coef.copy(), 1)
-    grown.grow(state, pool_size=20)
-    compact = state.compacted()
-    assert compact.structure.is_compact() and compact.coef.size == a.n_weights
-    np.testing.assert_array_equal(compact.coef, coef)
-    np.testing.assert_array_equal(compact.coef_sum, coef)
+def _keyed(chain, coef, coef_sum):
+    """Twin of a chain state: {key: (weight, sum)} of its nonzero weights."""
+    n_dense = chain.n_dense
+    twin = {k: (coef[k], coef_sum[k]) for k in range(n_dense) if coef[k] or coef_sum[k]}
+    weights = chain.emission_matrix(coef).tocoo()
+    sums = chain.emission_matrix(coef_sum).toarray()
+    for f, k, value in zip(weights.row, weights.col, weights.data):
+        if value or sums[f, k]:
+            twin[n_dense + f * chain.n_labels + k] = (value, sums[f, k])
+    for f, k in zip(*np.nonzero(sums)):
+        twin.setdefault(n_dense + f * chain.n_labels + k, (0.0, sums[f, k]))
+    return twin
+
+
+@settings(max_examples=60, deadline=None)
+@given(_PAIRS, _PAIRS, st.booleans())
+def test_chain_changes_keyed_by_pair_match_a_dict(start_pairs, updates, grow):
+    """change_since, values_at and with_change against {key: (weight, sum)}: the
+    change from a start state to a trained one, applied to the start, gives the trained
+    weights, whatever the layouts (free slots, moved rows, a grown pool)."""
+    chain = LinearChain(5, 4, order=1, rows=EmissionRows.empty(5))
+    n_dense = chain.n_dense
+    zeros = np.zeros(chain.n_weights)
+
+    def keys_of(pairs):
+        return np.array(sorted({n_dense + f * 4 + k for f, k, _ in pairs}), dtype=np.int64)
+
+    def values_of(pairs, keys):
+        last = {n_dense + f * 4 + k: float(v) for f, k, v in pairs}
+        return np.array([last[key] for key in keys])
+
+    keys = np.concatenate([[0, 2], keys_of(start_pairs)]).astype(np.int64)
+    values = np.concatenate([[1.0, -2.0], values_of(start_pairs, keys[2:])])
+    start, coef, coef_sum = chain.with_change(zeros, zeros, keys, values, 2 * values)
+    assert _keyed(start, coef, coef_sum) == {int(k): (v, 2 * v) for k, v in zip(keys, values) if v}
+    np.testing.assert_array_equal(start.values_at(coef, keys), values)
+    # "training": a copy of the start, more pairs set, maybe a grown pool
+    new_keys = np.concatenate([[1], keys_of(updates)]).astype(np.int64)
+    new_values = np.concatenate([[5.0], values_of(updates, new_keys[1:])])
+    trained, t_coef, t_sum = start.with_change(coef, coef_sum, new_keys, new_values, new_values)
+    if grow:
+        state = AveragedWeights.from_state(trained, t_coef, t_sum, 1)
+        trained.grow(state, pool_size=trained.rows.nnz + 30)
+        t_coef, t_sum = state.coef, state.coef_sum
+    before, after = _keyed(start, coef, coef_sum), _keyed(trained, t_coef, t_sum)
+    changed = {k for k in before.keys() | after.keys() if before.get(k) != after.get(k)}
+    got_keys, got_coef, got_sum = trained.change_since(start, coef, coef_sum, t_coef, t_sum)
+    assert np.all(np.diff(got_keys) > 0)
+    assert set(got_keys.tolist()) == changed
+    for key, value, total in zip(got_keys, got_coef, got_sum):
+        assert after.get(int(key), (0.0, 0.0)) == (value, total)
+    rebuilt = start.with_change(coef, coef_sum, got_keys, got_coef, got_sum)
+    assert _keyed(*rebuilt) == after
+    assert _keyed(start, coef, coef_sum) == before  # with_change copied: the start is as it was
 
 
 def test_shards_train_on_one_thread_unless_the_learner_says_otherwise(data, monkeypatch):

@@ -173,3 +173,63 @@ def add_pair(rows, f, k, value, emission):
     p = slot(rows, f, k)
     if p >= 0:
         emission[p] += value
+
+
+# -- changes keyed by pair, whatever the layout (parameter mixing) ---------------------------------
+
+
+@njit
+def pair_values(rows, codes, n_labels, emission, out):
+    """``out[i]`` = the weight of the pair ``codes[i]`` (``feature * n_labels + label``),
+    0 for a pair without one."""
+    for i in range(codes.shape[0]):
+        p = slot(rows, codes[i] // n_labels, codes[i] % n_labels)
+        out[i] = emission[p] if p >= 0 else 0.0
+
+
+@njit
+def set_pairs(rows, codes, n_labels, emission, emission_sum, values, sum_values):
+    """Set the pairs ``codes`` to ``values`` (and their sums to ``sum_values``), giving
+    them a weight first. False, setting nothing, when the pool is full (pairs given a
+    weight so far keep it at zero: grow the pool and call again)."""
+    for i in range(codes.shape[0]):
+        if not ensure(rows, codes[i] // n_labels, codes[i] % n_labels, n_labels, emission,
+                      emission_sum):  # fmt: skip
+            return False
+    for i in range(codes.shape[0]):
+        p = slot(rows, codes[i] // n_labels, codes[i] % n_labels)
+        emission[p] = values[i]
+        emission_sum[p] = sum_values[i]
+    return True
+
+
+@njit
+def changed_pairs(before, em_before, sum_before, after, em_after, sum_after, n_labels):
+    """The pairs of ``after`` (a layout holding every pair of ``before``: rows only grow
+    in training) whose weight or sum differs from ``before``'s (0 for a pair it lacks):
+    ``(codes, values, sum_values)``, codes ascending. One merge of the two sorted label
+    lists per row: linear in the pairs, however the pools lie."""
+    b_start, b_length, _, b_labels, _ = before
+    a_start, a_length, _, a_labels, _ = after
+    n = 0
+    for f in range(a_length.shape[0]):
+        n += a_length[f]
+    codes = np.empty(n, dtype=np.int64)
+    values = np.empty(n)
+    sum_values = np.empty(n)
+    m = 0
+    for f in range(a_length.shape[0]):
+        q, q_end = b_start[f], b_start[f] + b_length[f]
+        for p in range(a_start[f], a_start[f] + a_length[f]):
+            k = a_labels[p]
+            while q < q_end and b_labels[q] < k:
+                q += 1
+            old, old_sum = 0.0, 0.0
+            if q < q_end and b_labels[q] == k:
+                old, old_sum = em_before[q], sum_before[q]
+            if em_after[p] != old or sum_after[p] != old_sum:
+                codes[m] = f * n_labels + k
+                values[m] = em_after[p]
+                sum_values[m] = sum_after[p]
+                m += 1
+    return codes[:m], values[:m], sum_values[:m]

@@ -7,11 +7,9 @@ last mixes changed; the parent sends the full shard or weights again only to a w
 that answers "missing" (a new or restarted worker, or one that skipped rounds). Nothing
 here changes a result: a task computes the same thing from cached or from sent data.
 
-The weights are a state ``(structure, coef, coef_sum, n_seen)`` in the structure's
-compact layout. Changes are by position, so they apply only while the layout stays the
-same: always for fixed layouts (trees, transition systems); for a chain, whose layout
-grows with the pairs training touches, only across mixes that added no pair (the parent
-sends the full state after the others).
+The weights are a state ``(structure, coef, coef_sum, n_seen)``. Changes are keyed by
+weight (a position, or a chain's ``n_dense + feature * n_labels + label``), so they
+apply to a state in any layout: a worker's chain rows need not lie as the parent's do.
 
 The cache is per process and bounded (the last few fits); on the threading backend it
 is the parent's own, and ``ParameterMixing`` empties its entry when ``fit`` ends.
@@ -47,9 +45,9 @@ class WeightsRef:
     """The mixed weights after round ``version`` of fit ``fit_id``.
 
     ``full`` is ``(structure, coef, coef_sum, n_seen)`` or None; ``changes`` lists, for
-    the last rounds, ``(version, positions, coef_values, coef_sum_values, n_seen)``: what
-    each mix set in the layout of the version before it (mixes that kept the layout),
-    from which a worker holding an earlier version catches up. Version 0 is all zeros
+    the last rounds, ``(version, keys, coef_values, coef_sum_values, n_seen)``: what each
+    mix set, keyed by weight (``structure.with_change``), from which a worker holding an
+    earlier version catches up. Version 0 is all zeros
     in the layout of ``initial``, its structure, sent while a worker may start from it
     (else None).
     """
@@ -102,14 +100,12 @@ def weights(ref):
             entry.weights = _frozen(ref.initial, np.zeros(n_weights), np.zeros(n_weights), 0)
         if entry.version < 0 or entry.version > ref.version:
             return None
-        for version, positions, coef_values, sum_values, n_seen in ref.changes:
+        for version, keys, coef_values, sum_values, n_seen in ref.changes:
             if version == entry.version + 1:
                 structure, coef, coef_sum, _ = entry.weights
-                coef, coef_sum = coef.copy(), coef_sum.copy()
-                coef[positions] = coef_values
-                coef_sum[positions] = sum_values
+                changed = structure.with_change(coef, coef_sum, keys, coef_values, sum_values)
                 entry.version = version
-                entry.weights = _frozen(structure, coef, coef_sum, n_seen)
+                entry.weights = _frozen(*changed, n_seen)
         return entry.weights if entry.version == ref.version else None
 
 

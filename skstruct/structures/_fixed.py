@@ -1,5 +1,7 @@
 """What structures with a weight vector of fixed size share (trees, transition systems)."""
 
+import numpy as np
+
 
 class FixedLayout:
     """Training-state helpers of a structure whose layout never changes in training."""
@@ -19,11 +21,18 @@ class FixedLayout:
         """``(structure, coef)`` as a fitted model keeps them: unchanged."""
         return self, coef
 
-    def union(self, others=()):
-        """The layout holding every weight of this structure and of ``others``: this one
-        (a fixed layout is the same for every training state)."""
-        return self
+    def change_since(self, start, start_coef, start_sum, coef, coef_sum):
+        """What training changed from ``start_coef``/``start_sum``: ``(positions, coef
+        values, sum values)`` (keys are positions in a fixed layout)."""
+        keys = np.flatnonzero((coef != start_coef) | (coef_sum != start_sum))
+        return keys, coef[keys], coef_sum[keys]
 
-    def moved(self, coef, target):
-        """``coef`` in the layout of ``target`` (see :meth:`union`): ``coef`` itself."""
-        return coef
+    def values_at(self, coef, keys):
+        """The weights of ``coef`` at positions ``keys``."""
+        return coef[keys]
+
+    def with_change(self, coef, coef_sum, keys, values, sum_values):
+        """``(structure, coef, coef_sum)``: copies of the arrays with ``keys`` set."""
+        coef, coef_sum = coef.copy(), coef_sum.copy()
+        coef[keys], coef_sum[keys] = values, sum_values
+        return self, coef, coef_sum

@@ -1,10 +1,12 @@
 """LinearChain: the output space of sequence labelling and its weight layout."""
 
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
 
 from .._kernels import chain as _chain
+from .._kernels import rows as _rows
 from .._kernels import swvp as _swvp
 from .emission_rows import EmissionRows
 
@@ -86,58 +88,47 @@ class LinearChain:
         rows, slots = self.rows.compacted(keep=keep)
         return self.with_rows(rows), np.concatenate([coef[:n_dense], coef[n_dense + slots]])
 
-    def pair_codes(self):
-        """``feature * n_labels + label`` of every pair with a weight, in the compact
-        order (ascending: rows by feature, labels sorted within a row)."""
-        features = np.repeat(np.arange(self.n_features, dtype=np.int64), self.rows.length)
-        return features * self.n_labels + self.rows.labels[self.rows.live_slots()]
-
-    def is_compact(self):
-        """Whether the rows lie back to back in feature order, with no free slot."""
-        rows = self.rows
-        return rows.pool_size == rows.nnz and np.array_equal(rows.start, rows.indptr()[:-1])
-
-    def union(self, others=()):
-        """A compact chain holding every (feature, label) pair of this chain and of the
-        chains ``others`` (same features, labels and order): this chain itself when it
-        is compact and holds them all already.
-
-        Compact layouts depend only on the pairs, so two compact chains with the same
-        pairs lay their weights out alike.
-        """
-        codes = [self.pair_codes()]
-        for other in others:
-            if (other.n_features, other.n_labels, other.order) != (
-                self.n_features, self.n_labels, self.order
-            ):  # fmt: skip
-                raise ValueError(
-                    "union: chains differ in n_features, n_labels or order: "
-                    f"{(other.n_features, other.n_labels, other.order)} != "
-                    f"{(self.n_features, self.n_labels, self.order)}."
-                )
-            codes.append(other.pair_codes())
-        union = np.unique(np.concatenate(codes))
-        if union.size == self.rows.nnz and self.is_compact():
-            return self
-        return self.with_rows(EmissionRows.from_codes(union, self.n_features, self.n_labels))
-
-    def moved(self, coef, target):
-        """``coef`` (laid out by this chain) in the layout of ``target``, a chain holding
-        every pair of this one (see :meth:`union`): pairs only ``target`` has weigh 0,
-        free slots too. ``coef`` itself when ``target`` is this chain."""
-        if target is self:
-            return coef
-        codes, target_codes = self.pair_codes(), target.pair_codes()
-        where = np.searchsorted(target_codes, codes)
-        if codes.size and (
-            where[-1] >= target_codes.size or not np.array_equal(target_codes[where], codes)
-        ):
-            raise ValueError("moved: the target chain lacks pairs of this one.")
+    def change_since(self, start, start_coef, start_sum, coef, coef_sum):
+        """What training changed from ``start`` (the chain, weights and sums it began
+        from; this chain holds every pair of it): ``(keys, coef values, sum values)``,
+        keys ascending. Linear in the pairs, nothing of size features x labels."""
         n_dense = self.n_dense
-        out = np.zeros(target.n_weights, dtype=coef.dtype)
-        out[:n_dense] = coef[:n_dense]
-        out[n_dense + target.rows.live_slots()[where]] = coef[n_dense + self.rows.live_slots()]
+        dense = np.flatnonzero(
+            (coef[:n_dense] != start_coef[:n_dense]) | (coef_sum[:n_dense] != start_sum[:n_dense])
+        )
+        codes, values, sums = _rows.changed_pairs(
+            start.rows.arrays, start.split(start_coef)[0], start.split(start_sum)[0],
+            self.rows.arrays, self.split(coef)[0], self.split(coef_sum)[0], self.n_labels,
+        )  # fmt: skip
+        return (
+            np.concatenate([dense, n_dense + codes]),
+            np.concatenate([coef[dense], values]),
+            np.concatenate([coef_sum[dense], sums]),
+        )
+
+    def values_at(self, coef, keys):
+        """The weights of ``coef`` at ``keys`` (ascending), 0 for a pair without one."""
+        n_dense = self.n_dense
+        split = np.searchsorted(keys, n_dense)
+        out = np.empty(keys.size)
+        out[:split] = coef[keys[:split]]
+        _rows.pair_values(self.rows.arrays, keys[split:] - n_dense, self.n_labels,
+                          self.split(coef)[0], out[split:])  # fmt: skip
         return out
+
+    def with_change(self, coef, coef_sum, keys, values, sum_values):
+        """``(chain, coef, coef_sum)``: copies with the weights at ``keys`` set (pairs
+        given a weight as needed); this chain and the arrays stay as they are."""
+        state = SimpleNamespace(coef=coef.copy(), coef_sum=coef_sum.copy())
+        chain = self.training_copy()
+        split = np.searchsorted(keys, self.n_dense)
+        state.coef[keys[:split]], state.coef_sum[keys[:split]] = values[:split], sum_values[:split]
+        codes = keys[split:] - self.n_dense
+        while not _rows.set_pairs(chain.rows.arrays, codes, self.n_labels,
+                                  chain.split(state.coef)[0], chain.split(state.coef_sum)[0],
+                                  values[split:], sum_values[split:]):  # fmt: skip
+            chain.grow(state)
+        return chain, state.coef, state.coef_sum
 
     def grow(self, state, pool_size=None):
         """Give the training ``state`` (whose structure this is) a larger emission pool:
