@@ -71,18 +71,8 @@ class BaseStructuredLearner(StructuredModel):
         """
         decoder = self.check_decoder()
         X, y = check_sequences_and_labels(X, y)
-        if (X_dev is None) != (y_dev is None):
-            raise ValueError("Pass both X_dev and y_dev, or neither.")
         rng = check_random_state(self.random_state)
-        if X_dev is not None:
-            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
-        elif self.validation_fraction is not None:
-            X, y, X_dev, y_dev = hold_out(X, y, self.validation_fraction, rng)
-        if self.n_iter_no_change is not None and X_dev is None:
-            raise ValueError(
-                "n_iter_no_change needs a development set: pass X_dev and y_dev to fit, or "
-                "set validation_fraction."
-            )
+        X, y, X_dev, y_dev = development_set(self, X, y, X_dev, y_dev, rng)
         try:
             if self.warm_start and hasattr(self, "coef_"):
                 encoded, labels = self._extend(X, y)
@@ -334,7 +324,25 @@ class BaseStructuredLearner(StructuredModel):
         return slim
 
 
-def hold_out(X, y, fraction, rng):
+def development_set(estimator, X, y, X_dev, y_dev, rng):
+    """``(X, y, X_dev, y_dev)``: the development set ``fit`` was given (checked), or
+    ``estimator.validation_fraction`` of ``X`` held out, or None; refuses
+    ``n_iter_no_change`` without one."""
+    if (X_dev is None) != (y_dev is None):
+        raise ValueError("Pass both X_dev and y_dev, or neither.")
+    if X_dev is not None:
+        X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
+    elif estimator.validation_fraction is not None:
+        X, y, X_dev, y_dev = _hold_out(X, y, estimator.validation_fraction, rng)
+    if estimator.n_iter_no_change is not None and X_dev is None:
+        raise ValueError(
+            "n_iter_no_change needs a development set: pass X_dev and y_dev to fit, or "
+            "set validation_fraction."
+        )
+    return X, y, X_dev, y_dev
+
+
+def _hold_out(X, y, fraction, rng):
     """Split off ``fraction`` of the sentences (at least one) as a development set."""
     n_dev = max(1, round(fraction * len(X)))
     if n_dev >= len(X):

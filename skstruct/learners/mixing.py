@@ -25,7 +25,7 @@ from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
 from . import _shard_cache
-from ._base import hold_out
+from ._base import development_set
 from ._weights import AveragedWeights
 
 #: Mixes whose changes go with every task, for workers that missed some rounds. One:
@@ -333,18 +333,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         X, y = check_sequences_and_labels(X, y)
         self.__dict__.pop("estimator_", None)  # a failed fit must not leave an old model
         self.__dict__.pop("best_iteration_", None)
-        if (X_dev is None) != (y_dev is None):
-            raise ValueError("Pass both X_dev and y_dev, or neither.")
         rng = check_random_state(self.random_state)
-        if X_dev is not None:
-            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
-        elif self.validation_fraction is not None:
-            X, y, X_dev, y_dev = hold_out(X, y, self.validation_fraction, rng)
-        if self.n_iter_no_change is not None and X_dev is None:
-            raise ValueError(
-                "n_iter_no_change needs a development set: pass X_dev and y_dev to fit, or "
-                "set validation_fraction."
-            )
+        X, y, X_dev, y_dev = development_set(self, X, y, X_dev, y_dev, rng)
         n_shards = self._n_shards(len(X))
         fixed_mu = self._fixed_mixing_weights(n_shards)
         learner = clone(self.estimator)
