@@ -20,7 +20,13 @@ from skstruct.learners import mixing
 from skstruct.learners._shard_cache import ShardRef, WeightsRef, forget
 from skstruct.learners._shard_cache import weights as cache_weights
 from skstruct.learners._weights import AveragedWeights
-from skstruct.learners.mixing import SlowerThanSerialWarning, _Round, _shard_epochs, _ShardResult
+from skstruct.learners.mixing import (
+    SlowerThanSerialWarning,
+    _Missing,
+    _Round,
+    _shard_epochs,
+    _ShardResult,
+)
 from skstruct.structures import ArcFactoredTree, EmissionRows, LinearChain
 
 
@@ -438,6 +444,32 @@ def test_a_task_sent_again_carries_its_shard_and_the_full_weights(data):
             np.testing.assert_array_equal(getattr(reference, name), getattr(results[0], name))
     finally:
         forget("again")
+
+
+@pytest.mark.filterwarnings("ignore:`sklearn.utils.parallel.delayed` should be used")
+def test_a_task_is_sent_again_with_what_its_worker_lacked_then_with_everything(data):
+    worker, shard, structure = _encoded_shard(data)
+    state = (structure, np.zeros(structure.n_weights), np.zeros(structure.n_weights), 0)
+    sent = []  # per dispatch: (shard sent, full weights sent) of each task
+
+    def parallel(tasks):
+        tasks = list(tasks)
+        sent.append([(a[1].data is not None, a[3].full is not None) for _, a, _ in tasks])
+        if len(sent) == 1:  # the worker has the weights but not the shard
+            return [_Missing(shard=True, weights=False)]
+        if len(sent) == 2:  # the task sent again lands on a worker that lacks the weights
+            return [_Missing(shard=False, weights=True)]
+        results = [function(*args, **kwargs) for function, args, kwargs in tasks]
+        forget("lacked")
+        return results
+
+    try:
+        round_ = _Round("lacked", 1, worker, [shard], [[np.arange(60)]], state, (), structure)
+        results = round_.run(parallel)
+        assert sent == [[(False, False)], [(True, False)], [(True, True)]]
+        assert round_.resent == 2 and isinstance(results[0], _ShardResult)
+    finally:
+        forget("lacked")
 
 
 def test_kept_weights_catch_up_from_the_changes_sent():

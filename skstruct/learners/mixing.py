@@ -213,12 +213,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         Per mixing round: ``mistakes`` (per shard), ``mixing_weights``, ``seconds``
         (wall clock of the round), ``compute_seconds`` (the longest time a shard's
         epochs took on its worker), ``mix_seconds`` (mixing in this process; the rest
-        of ``seconds`` is shipping and scheduling), ``resent`` (tasks sent a second
-        time with their shard and weights, see Notes), ``changed`` (weights the
-        round mixed: the keys some shard changed), ``dev_score`` (the learner's
-        score of the mixed model on the development set, or None) and ``elapsed``
-        (wall clock since ``fit`` began, encoding included, at the end of the round
-        and its scoring).
+        of ``seconds`` is shipping and scheduling), ``resent`` (tasks sent again with
+        what their worker lacked, see Notes; a task sent twice counts twice),
+        ``changed`` (weights the round mixed: the keys some shard changed),
+        ``dev_score`` (the learner's score of the mixed model on the development set,
+        or None) and ``elapsed`` (wall clock since ``fit`` began, encoding included, at
+        the end of the round and its scoring).
     best_iteration_ : int
         With ``n_iter_no_change``: the round whose mixed weights ``coef_`` holds.
 
@@ -242,7 +242,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     rounds (per process, for the last few fits), and catch up from the change of the
     last mix. A worker that lacks what a task refers to (new, restarted, or behind
     by more rounds than the changes sent) answers so, and the task is sent again with
-    its shard and the full weights: the result is the same either way.
+    what it lacked (its shard, or the full weights), then, should it land on a worker
+    lacking more, once more with both: the result is the same either way.
     ``history_[i]["changed"]`` counts the weights a round mixed.
 
     *Failures.* Each shard's task depends only on its arguments (visiting orders are
@@ -516,7 +517,7 @@ class _Round:
         self.fit_id, self.version, self.worker = fit_id, version, worker
         self.shard_data, self.visits, self.state = shard_data, visits, state
         self.changes, self.initial = tuple(changes), initial
-        self.resent = 0  # tasks sent again with their data
+        self.resent = 0  # tasks sent again with what their worker lacked
 
     def run(self, parallel):
         with warnings.catch_warnings():
@@ -528,14 +529,18 @@ class _Round:
         # the first round has to ship every shard anyway
         first = _Missing(shard=self.version == 0, weights=False)
         results = parallel(self._tasks({i: first for i in range(len(self.shard_data))}))
-        missing = [i for i, r in enumerate(results) if isinstance(r, _Missing)]
-        if missing:
-            # Everything goes again, so the task needs nothing a worker kept: it may land
-            # on one that lacks what the first answer did not ask for (the weights, after
-            # a relayout sent them to a worker that lacked the shard).
-            self.resent = len(missing)
-            resend = {i: _Missing(shard=True, weights=True) for i in missing}
-            for i, result in zip(missing, parallel(self._tasks(resend))):
+        # Send again what each worker said it lacked: mostly the shard alone (joblib gives
+        # no shard a worker of its own), a few MB against the full weights' tens. A task
+        # sent again may land on a worker lacking something else; the last time
+        # everything goes, so that it needs nothing a worker kept.
+        for everything in (False, True):
+            missing = {i: r for i, r in enumerate(results) if isinstance(r, _Missing)}
+            if not missing:
+                break
+            self.resent += len(missing)
+            if everything:
+                missing = dict.fromkeys(missing, _Missing(shard=True, weights=True))
+            for i, result in zip(missing, parallel(self._tasks(missing))):
                 results[i] = result
         return results
 
