@@ -333,14 +333,22 @@ def test_setups_slower_than_serial_warn(data, monkeypatch):
     assert "one worker (n_jobs=1)" in reasons(n_shards=2, n_jobs=1)
     assert f"{joblib.cpu_count() + 1} workers share" in reasons(n_jobs=joblib.cpu_count() + 1)
     with joblib.parallel_config(backend="threading"):
-        # measured after the second round: 240 short sentences are too little work
+        # measured after the second round: a mix slower than the shards' epochs warns
+        real_mix = mixing._mix
+
+        def slow_mix(*args):
+            time.sleep(0.5)
+            return real_mix(*args)
+
+        monkeypatch.setattr(mixing, "_mix", slow_mix)
         assert "shipping and mixing against" in reasons(max_iter=2, n_jobs=2)
+        monkeypatch.setattr(mixing, "_mix", real_mix)
         # shards whose epochs take long: the rounds pay, no warning
-        real = StructuredPerceptron.run_epoch
+        real_epoch = StructuredPerceptron.run_epoch
 
         def slow_epoch(self, *args):
             time.sleep(0.5)
-            return real(self, *args)
+            return real_epoch(self, *args)
 
         monkeypatch.setattr(StructuredPerceptron, "run_epoch", slow_epoch)
         assert reasons(max_iter=2, n_jobs=2) == ""
@@ -582,7 +590,9 @@ def test_chain_changes_keyed_by_pair_match_a_dict(start_pairs, updates, grow):
     values = np.concatenate([[1.0, -2.0], values_of(start_pairs, keys[2:])])
     start, coef, coef_sum = chain.with_change(zeros, zeros, keys, values, 2 * values)
     assert _keyed(start, coef, coef_sum) == {int(k): (v, 2 * v) for k, v in zip(keys, values) if v}
-    np.testing.assert_array_equal(start.values_at(coef, keys), values)
+    got_values, got_sums = start.values_at(keys, coef, coef_sum)
+    np.testing.assert_array_equal(got_values, values)
+    np.testing.assert_array_equal(got_sums, 2 * values)
     # "training": a copy of the start, more pairs set, maybe a grown pool
     new_keys = np.concatenate([[1], keys_of(updates)]).astype(np.int64)
     new_values = np.concatenate([[5.0], values_of(updates, new_keys[1:])])

@@ -13,14 +13,12 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
-from .balance import sentence_parts
 from .chain import (
     add_chain_delta,
     apply_chain_decisions,
-    batch_entry_starts,
-    batch_token_starts,
+    lay_out_batch,
     longest_sentence,
-    most_pair_slots,
+    minibatch_buffers,
     split_coef,
     unary_scores,
 )
@@ -415,22 +413,15 @@ def search_minibatch_epoch(
     ``search_update_epoch``: margins of the updates in batch order. Returns (n_seen,
     n_visited); ``n_visited`` is the start of a batch, not applied nor counted, when the
     emission pool filled up (grow it, go on from there)."""
-    max_len = longest_sentence(offsets)
-    pred = np.empty(batch_size * max_len, dtype=np.int32)
-    steps = np.empty(batch_size, dtype=np.int64)
+    buffers = minibatch_buffers(indptr, offsets, batch_size)
+    pred, steps, right, starts, entry_start, slots, found = buffers
     batch_margins = np.zeros(batch_size)
-    right = np.empty(batch_size, dtype=np.int64)
     invalid_standard = np.empty(batch_size, dtype=np.bool_)
-    starts = np.empty(batch_size + 1, dtype=np.int64)
-    entry_start = np.empty(batch_size + 1, dtype=np.int64)
-    slots = np.empty(most_pair_slots(indptr, offsets, batch_size), dtype=np.int64)
-    found = np.empty(batch_size, dtype=np.bool_)
     for lo in range(0, visit.shape[0], batch_size):
         batch = visit[lo : lo + batch_size]
         m = batch.shape[0]
-        batch_token_starts(offsets, batch, starts)
-        batch_entry_starts(indptr, offsets, batch, entry_start)
-        schedule, part_start = sentence_parts(offsets, batch, threads, 1)
+        schedule, part_start = lay_out_batch(indptr, offsets, batch, threads, starts,
+                                             entry_start)  # fmt: skip
         args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
                 order, beam_size, rule, pred, steps[:m], batch_margins[:m], right[:m],
                 invalid_standard[:m], schedule, part_start, entry_start, slots,

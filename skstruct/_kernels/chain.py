@@ -541,18 +541,14 @@ def batch_pair_slots(
     """Pool slots of the pairs each update of ``batch`` touches (in the order of
     ``rows.token_pair_slots``), sentence ``b``'s at ``slots[entry_start[b]:]``, -1 for a
     pair without a weight; in parallel (a thread a part of ``balance.balanced_parts``),
-    reading the rows only. Returns the number of sentences with such a pair."""
-    missing = 0
+    reading the rows only."""
     for part in prange(part_start.shape[0] - 1):
         for at in range(part_start[part], part_start[part + 1]):
             b = schedule[at]
             if steps[b] >= 0:
                 lo = offsets[batch[b]]
-                found = look_up_token_pairs(rows, indptr, indices, lo, labels[lo:],
-                                            pred[token_start[b] :], steps[b] + 1,
-                                            slots[entry_start[b] :])  # fmt: skip
-                missing += not found
-    return missing
+                look_up_token_pairs(rows, indptr, indices, lo, labels[lo:], pred[token_start[b] :],
+                                    steps[b] + 1, slots[entry_start[b] :])  # fmt: skip
 
 
 #: The same, one thread.
@@ -580,6 +576,29 @@ def most_pair_slots(indptr, offsets, batch_size):
 
 
 @njit
+def minibatch_buffers(indptr, offsets, batch_size):
+    """What a chain's minibatch epoch refills for every batch of up to ``batch_size``
+    sentences: ``(pred, steps, right, starts, entry_start, slots, found)``."""
+    pred = np.empty(batch_size * longest_sentence(offsets), dtype=np.int32)
+    steps = np.empty(batch_size, dtype=np.int64)
+    right = np.empty(batch_size, dtype=np.int64)
+    starts = np.empty(batch_size + 1, dtype=np.int64)
+    entry_start = np.empty(batch_size + 1, dtype=np.int64)
+    slots = np.empty(most_pair_slots(indptr, offsets, batch_size), dtype=np.int64)
+    found = np.empty(batch_size, dtype=np.bool_)
+    return pred, steps, right, starts, entry_start, slots, found
+
+
+@njit
+def lay_out_batch(indptr, offsets, batch, threads, starts, entry_start):
+    """Where ``batch``'s tokens and pair slots start (written to ``starts`` and
+    ``entry_start``), and its parts for ``threads`` threads (``balance.sentence_parts``)."""
+    batch_token_starts(offsets, batch, starts)
+    batch_entry_starts(indptr, offsets, batch, entry_start)
+    return sentence_parts(offsets, batch, threads, 1)
+
+
+@njit
 def batch_token_starts(offsets, batch, out):
     """Where each sentence of ``batch`` starts in a buffer of the batch's tokens: writes
     ``out[:len(batch) + 1]`` (the last entry the total)."""
@@ -598,22 +617,15 @@ def viterbi_minibatch_epoch(
     ``visit``), on ``threads`` threads. Returns (n_seen,
     mistakes, correct, n_visited) as ``perceptron_epoch``; ``n_visited`` is a batch
     start when the pool filled up (grow it, go on from there)."""
-    max_len = longest_sentence(offsets)
-    pred = np.empty(batch_size * max_len, dtype=np.int32)
-    steps = np.empty(batch_size, dtype=np.int64)
-    right = np.empty(batch_size, dtype=np.int64)
-    starts = np.empty(batch_size + 1, dtype=np.int64)
-    entry_start = np.empty(batch_size + 1, dtype=np.int64)
-    slots = np.empty(most_pair_slots(indptr, offsets, batch_size), dtype=np.int64)
-    found = np.empty(batch_size, dtype=np.bool_)
+    buffers = minibatch_buffers(indptr, offsets, batch_size)
+    pred, steps, right, starts, entry_start, slots, found = buffers
     mistakes = 0
     correct = 0
     for lo in range(0, visit.shape[0], batch_size):
         batch = visit[lo : lo + batch_size]
         m = batch.shape[0]
-        batch_token_starts(offsets, batch, starts)
-        batch_entry_starts(indptr, offsets, batch, entry_start)
-        schedule, part_start = sentence_parts(offsets, batch, threads, 1)
+        schedule, part_start = lay_out_batch(indptr, offsets, batch, threads, starts,
+                                             entry_start)  # fmt: skip
         args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
                 order, pred, steps[:m], right[:m], schedule, part_start, entry_start, slots,
                 found[:m])  # fmt: skip

@@ -179,12 +179,13 @@ def add_pair(rows, f, k, value, emission):
 
 
 @njit
-def pair_values(rows, codes, n_labels, emission, out):
-    """``out[i]`` = the weight of the pair ``codes[i]`` (``feature * n_labels + label``),
-    0 for a pair without one."""
+def pair_slots(rows, codes, n_labels):
+    """Pool slot of each pair ``codes[i]`` (``feature * n_labels + label``), -1 for a
+    pair without a weight."""
+    out = np.empty(codes.shape[0], dtype=np.int64)
     for i in range(codes.shape[0]):
-        p = slot(rows, codes[i] // n_labels, codes[i] % n_labels)
-        out[i] = emission[p] if p >= 0 else 0.0
+        out[i] = slot(rows, codes[i] // n_labels, codes[i] % n_labels)
+    return out
 
 
 @njit

@@ -93,7 +93,7 @@ class BaseStructuredLearner(StructuredModel):
         """Up to ``max_iter`` epochs; returns the best epoch's ``(structure, coef)`` under
         early stopping (else None). Stops after the epoch in progress when ``interrupt``."""
         self.n_iter_ = 0
-        best_score, best, since_best = -np.inf, None, 0
+        stopping = EarlyStopping(self.n_iter_no_change)
         progress = EpochProgress(self, self.max_iter)
         for _ in progress:
             record, model = self._epoch(encoded, labels, dev)
@@ -107,16 +107,12 @@ class BaseStructuredLearner(StructuredModel):
             if interrupt.requested:
                 warn_interrupted(self, self.n_iter_)
                 break
-            if self.n_iter_no_change is None:
-                continue
-            if record["dev_score"] > best_score:
-                best_score, best, since_best = record["dev_score"], model, 0
-                self.best_iteration_ = self.n_iter_
-            else:
-                since_best += 1
-                if since_best >= self.n_iter_no_change:
-                    break
-        return best
+            stop = stopping.stop(record["dev_score"], model, self.n_iter_)
+            if stopping.iteration is not None:
+                self.best_iteration_ = stopping.iteration
+            if stop:
+                break
+        return stopping.model
 
     @fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y, *, classes=None):
@@ -322,6 +318,26 @@ class BaseStructuredLearner(StructuredModel):
         for name in ("encoder_", "features_", "history_", "_weights", "_rng"):
             slim.__dict__.pop(name, None)
         return slim
+
+
+class EarlyStopping:
+    """``n_iter_no_change``: the best development score so far, the model and the
+    iteration that had it (None until one is scored; always None without patience)."""
+
+    def __init__(self, patience):
+        self.patience = patience
+        self.score, self.model, self.iteration, self.since = -np.inf, None, None, 0
+
+    def stop(self, score, model, iteration):
+        """Record an iteration's score; whether ``patience`` iterations have passed
+        without a better one."""
+        if self.patience is None:
+            return False
+        if score > self.score:
+            self.score, self.model, self.iteration, self.since = score, model, iteration, 0
+            return False
+        self.since += 1
+        return self.since >= self.patience
 
 
 def development_set(estimator, X, y, X_dev, y_dev, rng):

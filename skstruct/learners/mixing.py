@@ -25,7 +25,7 @@ from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
 from . import _shard_cache
-from ._base import development_set
+from ._base import EarlyStopping, development_set
 from ._weights import AveragedWeights
 
 #: Mixes whose changes go with every task, for workers that missed some rounds. One:
@@ -365,7 +365,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         epochs_per_round = 1 if self.iterative else learner.max_iter
         fit_id = uuid.uuid4().hex
         changes = deque(maxlen=_CHANGES_SENT)  # what the last mixes set
-        best_score, best, since_best = -np.inf, None, 0
+        stopping = EarlyStopping(self.n_iter_no_change)
         self.history_ = []
         # One Parallel for all rounds, as a context manager: the workers are started once
         # and keep the shards and weights between rounds (see _shard_cache). No memory
@@ -423,19 +423,15 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                     self.history_.append(record)
                     if version == 1:
                         _warn_if_rounds_cost_more_than_training(record)
-                    if self.n_iter_no_change is None:
-                        continue
-                    if record["dev_score"] > best_score:
-                        best_score, best, since_best = record["dev_score"], state, 0
-                        self.best_iteration_ = version + 1
-                    else:
-                        since_best += 1
-                        if since_best >= self.n_iter_no_change:
-                            break
+                    stop = stopping.stop(record["dev_score"], state, version + 1)
+                    if stopping.iteration is not None:
+                        self.best_iteration_ = stopping.iteration
+                    if stop:
+                        break
         finally:
             _shard_cache.forget(fit_id)
         learner.set_state(
-            AveragedWeights.from_state(*(state if best is None else best)),
+            AveragedWeights.from_state(*(stopping.model or state)),
             n_iter=len(self.history_) * epochs_per_round,
         )
         self.estimator_ = learner
@@ -574,7 +570,7 @@ def _mix(mu, state, results):
     """
     structure, coef, coef_sum, _ = state
     keys = np.unique(np.concatenate([r.keys for r in results]))
-    base_coef, base_sum = structure.values_at(coef, keys), structure.values_at(coef_sum, keys)
+    base_coef, base_sum = structure.values_at(keys, coef, coef_sum)
     mixed_coef = np.zeros(keys.size)
     mixed_sum = np.zeros(keys.size)
     for weight, r in zip(mu, results):

@@ -27,9 +27,9 @@ class FixedLayout:
         keys = np.flatnonzero((coef != start_coef) | (coef_sum != start_sum))
         return keys, coef[keys], coef_sum[keys]
 
-    def values_at(self, coef, keys):
-        """The weights of ``coef`` at positions ``keys``."""
-        return coef[keys]
+    def values_at(self, keys, *arrays):
+        """The values of each of ``arrays`` at positions ``keys``."""
+        return [array[keys] for array in arrays]
 
     def with_change(self, coef, coef_sum, keys, values, sum_values):
         """``(structure, coef, coef_sum)``: copies of the arrays with ``keys`` set."""

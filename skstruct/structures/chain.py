@@ -106,14 +106,19 @@ class LinearChain:
             np.concatenate([coef_sum[dense], sums]),
         )
 
-    def values_at(self, coef, keys):
-        """The weights of ``coef`` at ``keys`` (ascending), 0 for a pair without one."""
+    def values_at(self, keys, *arrays):
+        """The values of each of ``arrays`` (laid out by this chain) at ``keys``
+        (ascending), 0 for a pair without a weight; the pairs are looked up once."""
         n_dense = self.n_dense
         split = np.searchsorted(keys, n_dense)
-        out = np.empty(keys.size)
-        out[:split] = coef[keys[:split]]
-        _rows.pair_values(self.rows.arrays, keys[split:] - n_dense, self.n_labels,
-                          self.split(coef)[0], out[split:])  # fmt: skip
+        slots = _rows.pair_slots(self.rows.arrays, keys[split:] - n_dense, self.n_labels)
+        held = slots >= 0
+        out = []
+        for array in arrays:
+            values = np.zeros(keys.size)
+            values[:split] = array[keys[:split]]
+            values[split:][held] = array[n_dense + slots[held]]
+            out.append(values)
         return out
 
     def with_change(self, coef, coef_sum, keys, values, sum_values):
