@@ -20,6 +20,7 @@ from .chain import (
     longest_sentence,
     minibatch_buffers,
     split_coef,
+    thread_unary_rows,
     unary_scores,
 )
 from .rows import look_up_token_pairs
@@ -355,7 +356,7 @@ def search_update_epoch(
 def search_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
     beam_size, rule, pred, steps, margins, correct, invalid_standard, schedule, part_start,
-    entry_start, slots, found,
+    entry_start, slots, found, unary_rows,
 ):  # fmt: skip
     """Decode the sentences ``batch`` against the same weights, in parallel (a thread a
     part of ``balance.balanced_parts``), and decide each one's update (the first half of
@@ -367,16 +368,17 @@ def search_decisions(
     standard update would be invalid in ``invalid_standard[b]``, and the pool slots of
     the pairs its update touches in ``slots[entry_start[b]:]`` (``found[b]``: all have a
     weight; see ``chain.apply_chain_decisions``). Every sentence writes only its own
-    entries, so the result does not depend on the number of threads.
+    entries, so the result does not depend on the number of threads. ``unary_rows``: a
+    buffer per part (``chain.thread_unary_rows``).
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     for part in prange(part_start.shape[0] - 1):
+        unary = unary_rows[part]
         for at in range(part_start[part], part_start[part + 1]):
             b = schedule[at]
             lo = offsets[batch[b]]
             n = offsets[batch[b] + 1] - lo
             gold = labels[lo : lo + n]
-            unary = np.empty((n, n_labels))
             unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
             result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size,
                                  gold, False)  # fmt: skip
@@ -417,6 +419,7 @@ def search_minibatch_epoch(
     pred, steps, right, starts, entry_start, slots, found = buffers
     batch_margins = np.zeros(batch_size)
     invalid_standard = np.empty(batch_size, dtype=np.bool_)
+    unary_rows = thread_unary_rows(offsets, n_labels, threads)
     for lo in range(0, visit.shape[0], batch_size):
         batch = visit[lo : lo + batch_size]
         m = batch.shape[0]
@@ -425,7 +428,7 @@ def search_minibatch_epoch(
         args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
                 order, beam_size, rule, pred, steps[:m], batch_margins[:m], right[:m],
                 invalid_standard[:m], schedule, part_start, entry_start, slots,
-                found[:m])  # fmt: skip
+                found[:m], unary_rows)  # fmt: skip
         if threads > 1 and m > 1:
             search_decisions(*args)
         else:

@@ -189,19 +189,45 @@ def pair_slots(rows, codes, n_labels):
 
 
 @njit
-def set_pairs(rows, codes, n_labels, emission, emission_sum, values, sum_values):
-    """Set the pairs ``codes`` to ``values`` (and their sums to ``sum_values``), giving
-    them a weight first. False, setting nothing, when the pool is full (pairs given a
-    weight so far keep it at zero: grow the pool and call again)."""
+def merged_pairs(rows, emission, emission_sum, codes, values, sum_values, n_labels):
+    """The pairs of ``rows`` and the pairs ``codes`` (``feature * n_labels + label``,
+    ascending), the latter set to ``values`` (sums: ``sum_values``), in compact rows:
+    ``(start, length, labels, emission, emission_sum)`` of a new pool. One merge of two
+    sorted lists per row: linear in the pairs, with no pool to grow and retry."""
+    start, length, _, labels, _ = rows
+    n_features = start.shape[0]
+    new_length = length.copy()
     for i in range(codes.shape[0]):
-        if not ensure(rows, codes[i] // n_labels, codes[i] % n_labels, n_labels, emission,
-                      emission_sum):  # fmt: skip
-            return False
-    for i in range(codes.shape[0]):
-        p = slot(rows, codes[i] // n_labels, codes[i] % n_labels)
-        emission[p] = values[i]
-        emission_sum[p] = sum_values[i]
-    return True
+        f = codes[i] // n_labels
+        if slot(rows, f, codes[i] % n_labels) < 0:
+            new_length[f] += 1
+    new_start = np.empty(n_features, dtype=np.int64)
+    total = 0
+    for f in range(n_features):
+        new_start[f] = total
+        total += new_length[f]
+    out_labels = np.empty(total, dtype=np.int32)
+    out = np.empty(total)
+    out_sum = np.empty(total)
+    i = 0
+    for f in range(n_features):
+        p, p_end, q = start[f], start[f] + length[f], new_start[f]
+        while i < codes.shape[0] and codes[i] // n_labels == f:
+            k = codes[i] % n_labels
+            while p < p_end and labels[p] < k:  # pairs kept as they are
+                out_labels[q], out[q], out_sum[q] = labels[p], emission[p], emission_sum[p]
+                p += 1
+                q += 1
+            if p < p_end and labels[p] == k:  # a pair set anew
+                p += 1
+            out_labels[q], out[q], out_sum[q] = k, values[i], sum_values[i]
+            q += 1
+            i += 1
+        while p < p_end:
+            out_labels[q], out[q], out_sum[q] = labels[p], emission[p], emission_sum[p]
+            p += 1
+            q += 1
+    return new_start, new_length, out_labels, out, out_sum
 
 
 @njit

@@ -333,7 +333,7 @@ def swvp_epoch(
 def swvp_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
     substructures, gamma_kind, beta, aggressive, enforce, pred, n_sets, starts, stops, used,
-    gamma, counts, schedule, part_start,
+    gamma, counts, schedule, part_start, unary_rows, backptr_rows,
 ):  # fmt: skip
     """Decode the sentences ``batch`` against the same weights, in parallel (a thread a
     part of ``balance.balanced_parts``), and choose each one's terms (``swvp_terms``):
@@ -343,9 +343,11 @@ def swvp_decisions(
     ``token_start[b]`` on in ``pred``, ``starts``, ``stops``, ``used``, ``gamma``, its
     number of ranges (0: no update) to ``n_sets[b]`` and its counts to ``counts[b]``
     (int64 (len(batch), N_COUNTS + 1)): the result does not depend on the threads.
+    ``unary_rows`` and ``backptr_rows``: a buffer per part (``chain.thread_unary_rows``).
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     for part in prange(part_start.shape[0] - 1):
+        unary, backptr = unary_rows[part], backptr_rows[part]
         for position in range(part_start[part], part_start[part + 1]):
             b = schedule[position]
             lo = offsets[batch[b]]
@@ -353,8 +355,6 @@ def swvp_decisions(
             at = token_start[b]
             gold = labels[lo : lo + n]
             path = pred[at : at + n]
-            unary = np.empty((n, n_labels))
-            backptr = np.empty((n, n_labels), dtype=np.int32)
             backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
             unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
             _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2,

@@ -179,8 +179,12 @@ def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state, mi
     counts = np.zeros(_swvp.N_COUNTS + 1, dtype=np.int64)
     order = np.asarray(order, dtype=np.int64)
     if minibatch.size > 1:
+        unary_rows = _chain.thread_unary_rows(encoded.offsets, structure.n_labels,
+                                              minibatch.threads)  # fmt: skip
+        scratch = (unary_rows, np.empty(unary_rows.shape, dtype=np.int32))
         for batch in minibatch.batches(order):
-            counts += _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch)
+            counts += _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch,
+                                      scratch)  # fmt: skip
         order = order[:0]
     while order.size:
         state.n_seen, visited = _swvp.swvp_epoch(
@@ -196,8 +200,9 @@ def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state, mi
     return stats
 
 
-def _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch):
-    """One SWVP minibatch: terms chosen in parallel, applied in order; returns counts."""
+def _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch, scratch):
+    """One SWVP minibatch: terms chosen in parallel, applied in order; returns counts.
+    ``scratch``: the decoders' buffers, one per thread (``swvp_decisions``)."""
     starts = token_starts(encoded.offsets, batch)
     n_tokens = starts[-1]
     terms = (
@@ -212,7 +217,8 @@ def _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch):
     data = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch, starts)
     decide = minibatch.kernel(batch, _swvp, "swvp_decisions")
     decide(*data, structure.rows.arrays, state.coef, structure.n_labels, structure.order,
-           *rule.kernel_options(), *terms, *minibatch.parts(encoded.offsets, batch, 1))  # fmt: skip
+           *rule.kernel_options(), *terms, *minibatch.parts(encoded.offsets, batch, 1),
+           *scratch)  # fmt: skip
     while True:
         n_seen = _swvp.apply_swvp_decisions(
             *data, structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,

@@ -20,6 +20,7 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from ..features import concat_ranges
+from ..utils.arrays import sorted_unique
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
@@ -569,7 +570,7 @@ def _mix(mu, state, results):
     pairs no shard had yet get a weight in the mixed layout.
     """
     structure, coef, coef_sum, _ = state
-    keys = np.unique(np.concatenate([r.keys for r in results]))
+    keys = sorted_unique(np.concatenate([r.keys for r in results]))
     base_coef, base_sum = structure.values_at(keys, coef, coef_sum)
     mixed_coef = np.zeros(keys.size)
     mixed_sum = np.zeros(keys.size)

@@ -1,6 +1,5 @@
 """LinearChain: the output space of sequence labelling and its weight layout."""
 
-from types import SimpleNamespace
 from typing import NamedTuple
 
 import numpy as np
@@ -122,18 +121,20 @@ class LinearChain:
         return out
 
     def with_change(self, coef, coef_sum, keys, values, sum_values):
-        """``(chain, coef, coef_sum)``: copies with the weights at ``keys`` set (pairs
-        given a weight as needed); this chain and the arrays stay as they are."""
-        state = SimpleNamespace(coef=coef.copy(), coef_sum=coef_sum.copy())
-        chain = self.training_copy()
-        split = np.searchsorted(keys, self.n_dense)
-        state.coef[keys[:split]], state.coef_sum[keys[:split]] = values[:split], sum_values[:split]
-        codes = keys[split:] - self.n_dense
-        while not _rows.set_pairs(chain.rows.arrays, codes, self.n_labels,
-                                  chain.split(state.coef)[0], chain.split(state.coef_sum)[0],
-                                  values[split:], sum_values[split:]):  # fmt: skip
-            chain.grow(state)
-        return chain, state.coef, state.coef_sum
+        """``(chain, coef, coef_sum)``: new arrays with the weights at ``keys`` set
+        (pairs given a weight as needed), rows compact; this chain and the arrays stay
+        as they are."""
+        n_dense = self.n_dense
+        split = np.searchsorted(keys, n_dense)
+        start, length, labels, emission, emission_sum = _rows.merged_pairs(
+            self.rows.arrays, self.split(coef)[0], self.split(coef_sum)[0],
+            keys[split:] - n_dense, values[split:], sum_values[split:], self.n_labels,
+        )  # fmt: skip
+        rows = EmissionRows(start, length, length.copy(), labels, np.array([labels.size]))
+        new_coef = np.concatenate([coef[:n_dense], emission])
+        new_sum = np.concatenate([coef_sum[:n_dense], emission_sum])
+        new_coef[keys[:split]], new_sum[keys[:split]] = values[:split], sum_values[:split]
+        return self.with_rows(rows), new_coef, new_sum
 
     def grow(self, state, pool_size=None):
         """Give the training ``state`` (whose structure this is) a larger emission pool:

@@ -4,7 +4,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels import rows as _rows
-from ..utils.arrays import concat_ranges
+from ..utils.arrays import concat_ranges, sorted_unique
 
 
 class EmissionRows:
@@ -61,7 +61,7 @@ class EmissionRows:
     def seen(cls, encoded, labels, n_labels):
         """Compact rows of the pairs (feature, gold label) that occur in ``encoded``."""
         tokens = np.repeat(np.arange(encoded.n_tokens), np.diff(encoded.indptr))
-        codes = np.unique(encoded.indices.astype(np.int64) * n_labels + labels[tokens])
+        codes = sorted_unique(encoded.indices.astype(np.int64) * n_labels + labels[tokens])
         return cls.from_codes(codes, encoded.n_features, n_labels)
 
     @classmethod

@@ -91,3 +91,50 @@ def test_unary_scores_equal_adding_to_a_zero_row(seed, full_first, binary):
     np.testing.assert_array_equal(scored[0], added)
     expected = (np.ones(3) if binary else data) @ dense[token]
     np.testing.assert_allclose(scored[0], expected)
+
+
+_PAIRS = st.lists(
+    st.tuples(st.integers(0, N_FEATURES - 1), st.integers(0, N_LABELS - 1), st.integers(-3, 3)),
+    max_size=30,
+)
+
+
+@settings(max_examples=80, deadline=None)
+@given(_PAIRS, _PAIRS)
+def test_merged_pairs_match_a_dict(held, changes):
+    """merged_pairs keeps the pairs held, sets the pairs changed (held or new), and
+    lays the rows out compact and sorted, from rows with holes and free room."""
+    rows = EmissionRows.empty(N_FEATURES, pool_size=4 * N_FEATURES * N_LABELS)
+    values, sums = np.zeros(rows.pool_size), np.zeros(rows.pool_size)
+    twin = {}
+    for f, k, v in held:  # rows that moved and left holes behind
+        assert _rows.ensure(rows.arrays, f, k, N_LABELS, values, sums)
+        _rows.add_pair(rows.arrays, f, k, float(v), values)
+        _rows.add_pair(rows.arrays, f, k, 2.0 * v, sums)
+        twin[f, k] = (twin.get((f, k), (0.0, 0.0))[0] + v, twin.get((f, k), (0.0, 0.0))[1] + 2 * v)
+    last = {(f, k): float(v) for f, k, v in changes}
+    codes = np.array(sorted(f * N_LABELS + k for f, k in last), dtype=np.int64)
+    new = np.array([last[divmod(int(c), N_LABELS)] for c in codes])
+    start, length, labels, merged, merged_sums = _rows.merged_pairs(
+        rows.arrays, values, sums, codes, new, -new, N_LABELS
+    )
+    for (f, k), v in last.items():
+        twin[f, k] = (v, -v)
+    got = {}
+    for f in range(N_FEATURES):
+        row = labels[start[f] : start[f] + length[f]]
+        assert np.all(np.diff(row) > 0)
+        for p in range(start[f], start[f] + length[f]):
+            got[f, int(labels[p])] = (merged[p], merged_sums[p])
+    assert got == twin
+    assert start[0] == 0 and np.array_equal(start[1:], np.cumsum(length)[:-1])
+    assert labels.size == len(twin)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(-(2**40), 2**40), max_size=50))
+def test_sorted_unique_is_np_unique(values):
+    from skstruct.utils.arrays import sorted_unique
+
+    values = np.array(values, dtype=np.int64)
+    np.testing.assert_array_equal(sorted_unique(values), np.unique(values))
