@@ -20,8 +20,8 @@ from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
 from ..features import concat_ranges
-from ..utils.arrays import sorted_unique
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
+from ..utils.arrays import sorted_unique
 from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
