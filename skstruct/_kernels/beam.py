@@ -305,6 +305,20 @@ def update_step(rule, best_score, gold_score, gold_in_beam, best_is_gold, n):
 
 
 @njit
+def search_sentence(indptr, indices, data, lo, n, gold, rows, emission, transition, start, stop,
+                    trigram, order, beam_size, rule, unary):  # fmt: skip
+    """Beam search on the ``n`` tokens from ``lo`` and the step ``rule`` updates at
+    (-1: none): ``(step, path, labels, parents, best_score, gold_score,
+    best_is_gold)`` as ``beam_search`` gives them. ``unary``: a buffer of >= n rows."""
+    unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+    result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size, gold,
+                         False)  # fmt: skip
+    path, beam_labels, parents, _, best, gold_score, in_beam, best_is_gold, _ = result
+    step = update_step(rule, best, gold_score, in_beam, best_is_gold, n)
+    return step, path, beam_labels, parents, best, gold_score, best_is_gold
+
+
+@njit
 def search_update_epoch(
     indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
     n_seen, beam_size, rule, counts, margins,
@@ -328,11 +342,10 @@ def search_update_epoch(
         lo = offsets[i]
         n = offsets[i + 1] - lo
         gold = labels[lo : lo + n]
-        unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-        result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size,
-                             gold, False)  # fmt: skip
-        path, beam_labels, parents, _, best, gold_score, in_beam, best_is_gold, _ = result
-        t = update_step(rule, best, gold_score, in_beam, best_is_gold, n)
+        t, path, beam_labels, parents, best, gold_score, best_is_gold = search_sentence(
+            indptr, indices, data, lo, n, gold, rows, emission, transition, start, stop,
+            trigram, order, beam_size, rule, unary,
+        )  # fmt: skip
         if t >= 0:
             backtrack(beam_labels, parents, t, 0, pred)
             if not add_chain_delta(indptr, indices, data, lo, gold, pred, t + 1, order,
@@ -379,11 +392,10 @@ def search_decisions(
             lo = offsets[batch[b]]
             n = offsets[batch[b] + 1] - lo
             gold = labels[lo : lo + n]
-            unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-            result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size,
-                                 gold, False)  # fmt: skip
-            path, beam_labels, parents, _, best, gold_score, in_beam, best_is_gold, _ = result
-            t = update_step(rule, best, gold_score, in_beam, best_is_gold, n)
+            t, path, beam_labels, parents, best, gold_score, best_is_gold = search_sentence(
+                indptr, indices, data, lo, n, gold, rows, emission, transition, start, stop,
+                trigram, order, beam_size, rule, unary,
+            )  # fmt: skip
             steps[b] = t
             found[b] = True
             if t >= 0:

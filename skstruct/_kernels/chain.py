@@ -345,6 +345,26 @@ def thread_unary_rows(offsets, n_labels, threads):
 
 
 @njit
+def thread_viterbi_rows(offsets, n_labels, threads):
+    """``(unary rows, back-pointer rows)`` per thread, for :func:`decode_sentence`."""
+    unary_rows = thread_unary_rows(offsets, n_labels, threads)
+    return unary_rows, np.empty(unary_rows.shape, dtype=np.int32)
+
+
+@njit
+def decode_sentence(indptr, indices, data, lo, n, rows, emission, transition, start, stop,
+                    trigram, order, unary, backptr, path):  # fmt: skip
+    """The exact best path of the ``n`` tokens from ``lo``, into ``path``; ``unary``
+    and ``backptr`` are buffers of at least ``n`` rows (an order-2 chain's second
+    back-pointers, ``n x L x L``, are the sentence's own: per thread and corpus-long
+    they would take gigabytes at Brown's 472 labels)."""
+    n_labels = unary.shape[1]
+    backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+    unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+    _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
+
+
+@njit
 def perceptron_epoch(
     indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order, n_seen
 ):
@@ -412,7 +432,7 @@ def viterbi_decisions(
     tokens labelled right; the pool slots of the pairs its update touches go to
     ``slots[entry_start[b]:]`` (``rows.look_up_token_pairs``; ``found[b]``: all have a
     weight). Each sentence writes only its own entries. ``unary_rows`` and
-    ``backptr_rows``: a buffer per part (``thread_unary_rows``).
+    ``backptr_rows``: a buffer per part (``thread_viterbi_rows``).
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     for part in prange(part_start.shape[0] - 1):
@@ -421,11 +441,9 @@ def viterbi_decisions(
             b = schedule[at]
             lo = offsets[batch[b]]
             n = offsets[batch[b] + 1] - lo
-            backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
             path = pred[token_start[b] : token_start[b] + n]
-            unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-            _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2,
-                         path)  # fmt: skip
+            decode_sentence(indptr, indices, data, lo, n, rows, emission, transition, start,
+                            stop, trigram, order, unary, backptr, path)  # fmt: skip
             right = 0
             for k in range(n):
                 right += path[k] == labels[lo + k]
@@ -630,8 +648,7 @@ def viterbi_minibatch_epoch(
     start when the pool filled up (grow it, go on from there)."""
     buffers = minibatch_buffers(indptr, offsets, batch_size)
     pred, steps, right, starts, entry_start, slots, found = buffers
-    unary_rows = thread_unary_rows(offsets, n_labels, threads)
-    backptr_rows = np.empty(unary_rows.shape, dtype=np.int32)
+    unary_rows, backptr_rows = thread_viterbi_rows(offsets, n_labels, threads)
     mistakes = 0
     correct = 0
     for lo in range(0, visit.shape[0], batch_size):

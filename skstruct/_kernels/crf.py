@@ -93,6 +93,7 @@ def sentence_nll(indptr, indices, data, lo, n, gold, rows, emission, transition,
     gradient to ``grad`` (a weight vector's layout). ``exp_transition`` and ``shift``:
     :func:`exp_potentials`; ``scratch``: :func:`sentence_scratch`."""
     L = transition.shape[0]
+    row_start, row_length, _, row_labels, _ = rows
     unary, u, alpha, beta, scale, pair = scratch
     g_emission, g_transition, g_start, g_stop, _ = split_coef(grad, L, 1)
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
@@ -113,8 +114,8 @@ def sentence_nll(indptr, indices, data, lo, n, gold, rows, emission, transition,
         for q in range(indptr[lo + t], indptr[lo + t + 1]):
             f = indices[q]
             v = feature_value(data, q)
-            for p in range(rows[0][f], rows[0][f] + rows[1][f]):
-                g_emission[p] += v * u[t, rows[3][p]]
+            for p in range(row_start[f], row_start[f] + row_length[f]):
+                g_emission[p] += v * u[t, row_labels[p]]
             p = slot(rows, f, gold[t])
             if p >= 0:
                 g_emission[p] -= v

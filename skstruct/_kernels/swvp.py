@@ -11,7 +11,7 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
-from .chain import _decode_into, epoch_scratch, split_coef, unary_scores
+from .chain import _decode_into, decode_sentence, epoch_scratch, split_coef, unary_scores
 from .rows import add_pair, ensure_token_pairs
 from .values import feature_value
 
@@ -343,7 +343,7 @@ def swvp_decisions(
     ``token_start[b]`` on in ``pred``, ``starts``, ``stops``, ``used``, ``gamma``, its
     number of ranges (0: no update) to ``n_sets[b]`` and its counts to ``counts[b]``
     (int64 (len(batch), N_COUNTS + 1)): the result does not depend on the threads.
-    ``unary_rows`` and ``backptr_rows``: a buffer per part (``chain.thread_unary_rows``).
+    ``unary_rows`` and ``backptr_rows``: a buffer per part (``chain.thread_viterbi_rows``).
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
     for part in prange(part_start.shape[0] - 1):
@@ -355,10 +355,8 @@ def swvp_decisions(
             at = token_start[b]
             gold = labels[lo : lo + n]
             path = pred[at : at + n]
-            backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
-            unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-            _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2,
-                         path)  # fmt: skip
+            decode_sentence(indptr, indices, data, lo, n, rows, emission, transition, start,
+                            stop, trigram, order, unary, backptr, path)  # fmt: skip
             n_wrong = 0
             for k in range(n):
                 n_wrong += path[k] != gold[k]

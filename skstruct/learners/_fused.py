@@ -179,9 +179,8 @@ def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state, mi
     counts = np.zeros(_swvp.N_COUNTS + 1, dtype=np.int64)
     order = np.asarray(order, dtype=np.int64)
     if minibatch.size > 1:
-        unary_rows = _chain.thread_unary_rows(encoded.offsets, structure.n_labels,
-                                              minibatch.threads)  # fmt: skip
-        scratch = (unary_rows, np.empty(unary_rows.shape, dtype=np.int32))
+        scratch = _chain.thread_viterbi_rows(encoded.offsets, structure.n_labels,
+                                             minibatch.threads)  # fmt: skip
         for batch in minibatch.batches(order):
             counts += _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch,
                                       scratch)  # fmt: skip

@@ -11,7 +11,7 @@ from sklearn.utils import check_random_state
 
 from .._kernels import crf as _crf
 from .._kernels.threads import numba_threads
-from ..structures import EmissionRows, LinearChain
+from ..structures import EmissionRows
 from ..utils._sklearn_compat import HasMethods, Interval, fit_context
 from ..utils.validation import check_sequences_and_labels
 from ._model import StructuredModel
@@ -125,9 +125,8 @@ class LinearChainCRF(StructuredModel):
         "verbose": ["verbose"],
     }
 
-    #: The decoder is always exact first-order Viterbi.
+    #: The decoder is always exact first-order Viterbi (StructuredModel reads it).
     decoder = None
-    random_state = None  # nothing is drawn
 
     def __init__(
         self,
@@ -168,13 +167,14 @@ class LinearChainCRF(StructuredModel):
         """
         started = time.perf_counter()
         X, y = check_sequences_and_labels(X, y)
+        # L-BFGS draws nothing: the generator the shared set-up keeps is never used
         encoded, labels = self._initialize(X, y, classes=None, rng=check_random_state(0))
         chain = self.structure_
         if self.all_possible_states:
             rows = EmissionRows.full(chain.n_features, chain.n_labels)
         else:
             rows = EmissionRows.seen(encoded, labels, chain.n_labels)
-        self.structure_ = LinearChain(chain.n_features, chain.n_labels, order=1, rows=rows)
+        self.structure_ = chain.with_rows(rows)
         objective = ChainLikelihood(
             self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs)
         )
