@@ -3,18 +3,27 @@
 ``p(y | x) ∝ exp(start[y_0] + sum_t unary[t, y_t] + sum_{t>=1} transition[y_{t-1}, y_t]
 + stop[y_{n-1}])``, in the weight layout of :mod:`skstruct._kernels.chain` (emission
 weights in a pool laid out by emission rows). This is the objective CRFsuite's
-``lbfgs`` and ``l2sgd`` minimise (plus their regularisers, added by the caller).
+``lbfgs`` and ``l2sgd`` minimise (plus their regularisers, added by the caller):
+
+    NLL(w) = sum_i log Z(x_i) - w . Phi,    grad = E_w[phi] - Phi,
+
+where ``Phi`` is the gold feature counts of the corpus (:func:`empirical_counts`: it
+does not depend on ``w``, so it is counted once per fit) and ``E_w[phi]`` the counts
+expected under the model (:func:`chunk_expectations`).
 
 Forward-backward runs on scaled probabilities, as CRFsuite's does: potentials are
 exponentiated once per token (shifted by their maximum, so nothing overflows) and each
 step's forward vector is normalised, its scale kept, so there is no ``exp`` in the
-``L x L`` inner loop. A sentence whose scales underflow (weights in the hundreds, as a
-line search may try) is done again in log space
-(:mod:`skstruct._kernels.chain_marginals`), exactly.
+``L x L`` loops, whose inner loops run over contiguous memory (they vectorise). The
+expected transition counts ``sum_t alpha_{t-1}(j) E[j, k] u_t(k) beta_t(k)`` are
+gathered as ``sum_t alpha_{t-1}(j) (u_t beta_t)(k)`` over a whole chunk and multiplied
+by ``E`` once. A sentence whose scales underflow (weights in the hundreds, as a line
+search may try) is done again in log space (:mod:`skstruct._kernels.chain_marginals`),
+exactly.
 
 The corpus is cut into a fixed number of chunks of consecutive sentences; each chunk's
-gradient goes to a buffer of its own and the buffers are added in chunk order, so the
-result is the same on any number of threads.
+expectations go to a buffer of their own and the buffers are added in chunk order, so
+the result is the same on any number of threads.
 """
 
 import numpy as np
@@ -28,11 +37,19 @@ from .values import feature_value
 
 
 @njit
-def scaled_marginals(unary, n, exp_transition, shift, u, alpha, beta, scale, pair):
-    """Forward-backward on scaled probabilities: writes ``u[t, k] = p(y_t = k)`` and
-    ``pair[j, k] = sum_t p(y_{t-1} = j, y_t = k)``; returns log Z, or NaN when a
-    scale underflowed (weights in the hundreds: use the log-space pass)."""
+def scaled_forward_backward(unary, n, potentials, shift, scratch, outer):
+    """Marginals of a chain of ``n`` tokens on scaled probabilities.
+
+    Writes ``p(y_t = k)`` to ``scratch``'s marginal rows and adds
+    ``sum_{t>=1} alpha_{t-1}(j) / scale_t * u_t(k) beta_t(k)`` to ``outer`` (the expected
+    transition counts once multiplied by ``exp(transition - shift)``). Returns log Z,
+    or NaN when a scale underflowed (then ``outer`` is unchanged: use the log-space
+    pass). ``potentials`` and ``shift``: :func:`exp_potentials`.
+    """
     L = unary.shape[1]
+    u, alpha, beta, ub, scale, marginal = scratch
+    e_transition, e_transposed = potentials[:L], potentials[L : 2 * L]
+    e_start, e_stop = potentials[2 * L], potentials[2 * L + 1]
     log_z = shift[1] + (n - 1) * shift[0] + shift[2]
     for t in range(n):  # u[t] = exp(unary[t] - max_k unary[t, k])
         top = unary[t, 0]
@@ -41,24 +58,29 @@ def scaled_marginals(unary, n, exp_transition, shift, u, alpha, beta, scale, pai
         log_z += top
         for k in range(L):
             u[t, k] = np.exp(unary[t, k] - top)
-    e_start, e_stop = exp_transition[L], exp_transition[L + 1]
     for t in range(n):
+        a = alpha[t]
+        if t == 0:
+            for k in range(L):
+                a[k] = e_start[k]
+        else:
+            a[:] = 0.0
+            previous = alpha[t - 1]
+            for j in range(L):
+                weight = previous[j]
+                row = e_transition[j]
+                for k in range(L):
+                    a[k] += weight * row[k]
         total = 0.0
         for k in range(L):
-            if t == 0:
-                s = e_start[k]
-            else:
-                s = 0.0
-                for j in range(L):
-                    s += alpha[t - 1, j] * exp_transition[j, k]
-            alpha[t, k] = s * u[t, k]
-            total += alpha[t, k]
+            a[k] *= u[t, k]
+            total += a[k]
         if not total > 0.0:
             return np.nan
         scale[t] = total
         log_z += np.log(total)
         for k in range(L):
-            alpha[t, k] /= total
+            a[k] /= total
     z_end = 0.0
     for k in range(L):
         z_end += alpha[n - 1, k] * e_stop[k]
@@ -68,109 +90,136 @@ def scaled_marginals(unary, n, exp_transition, shift, u, alpha, beta, scale, pai
     # beta scaled so that alpha[t] . beta[t] = 1: p(y_t = k) = alpha[t, k] * beta[t, k]
     for k in range(L):
         beta[n - 1, k] = e_stop[k] / z_end
+        ub[n - 1, k] = u[n - 1, k] * beta[n - 1, k]
     for t in range(n - 2, -1, -1):
-        for j in range(L):
-            s = 0.0
-            for k in range(L):
-                s += exp_transition[j, k] * u[t + 1, k] * beta[t + 1, k]
-            beta[t, j] = s / scale[t + 1]
-    pair[:, :] = 0.0
+        b = beta[t]
+        b[:] = 0.0
+        following = ub[t + 1]
+        for k in range(L):
+            weight = following[k] / scale[t + 1]
+            column = e_transposed[k]
+            for j in range(L):
+                b[j] += weight * column[j]
+        for k in range(L):
+            ub[t, k] = u[t, k] * b[k]
     for t in range(1, n):
+        following = ub[t]
         for j in range(L):
-            a = alpha[t - 1, j] / scale[t]
+            weight = alpha[t - 1, j] / scale[t]
+            row = outer[j]
             for k in range(L):
-                pair[j, k] += a * exp_transition[j, k] * u[t, k] * beta[t, k]
+                row[k] += weight * following[k]
     for t in range(n):
         for k in range(L):
-            u[t, k] = alpha[t, k] * beta[t, k]
+            marginal[t, k] = alpha[t, k] * beta[t, k]
     return log_z
 
 
 @njit
-def sentence_nll(indptr, indices, data, lo, n, gold, rows, emission, transition, start, stop,
-                 exp_transition, shift, scratch, grad):  # fmt: skip
-    """``-log p(gold | x)`` of the sentence of ``n`` tokens from token ``lo``; adds its
-    gradient to ``grad`` (a weight vector's layout). ``exp_transition`` and ``shift``:
-    :func:`exp_potentials`; ``scratch``: :func:`sentence_scratch`."""
+def sentence_expectations(indptr, indices, data, lo, n, rows, emission, transition, start,
+                          stop, potentials, shift, unary, scratch, outer, log_pair,
+                          grad):  # fmt: skip
+    """``log Z`` of the sentence of ``n`` tokens from token ``lo``; adds its expected
+    feature counts to ``grad`` (a weight vector's layout), but its expected transition
+    counts to ``outer`` (see :func:`scaled_forward_backward`), or to ``grad`` directly
+    when the sentence needed the log-space pass (``log_pair`` its scratch)."""
     L = transition.shape[0]
     row_start, row_length, _, row_labels, _ = rows
-    unary, u, alpha, beta, scale, pair = scratch
+    marginal = scratch[5]
     g_emission, g_transition, g_start, g_stop, _ = split_coef(grad, L, 1)
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-    gold_score = start[gold[0]] + stop[gold[n - 1]]
-    for t in range(n):
-        gold_score += unary[t, gold[t]]
-        if t > 0:
-            gold_score += transition[gold[t - 1], gold[t]]
-    log_z = scaled_marginals(unary, n, exp_transition, shift, u, alpha, beta, scale, pair)
+    log_z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer)
     if np.isnan(log_z):
-        log_z = forward_backward(unary, n, transition, start, stop, u, pair)
-    for j in range(L):
-        for k in range(L):
-            g_transition[j, k] += pair[j, k]
+        log_z = forward_backward(unary, n, transition, start, stop, marginal, log_pair)
+        for j in range(L):
+            for k in range(L):
+                g_transition[j, k] += log_pair[j, k]
     for t in range(n):
-        if t > 0:
-            g_transition[gold[t - 1], gold[t]] -= 1.0
         for q in range(indptr[lo + t], indptr[lo + t + 1]):
             f = indices[q]
             v = feature_value(data, q)
             for p in range(row_start[f], row_start[f] + row_length[f]):
-                g_emission[p] += v * u[t, row_labels[p]]
-            p = slot(rows, f, gold[t])
-            if p >= 0:
-                g_emission[p] -= v
+                g_emission[p] += v * marginal[t, row_labels[p]]
     for k in range(L):
-        g_start[k] += u[0, k]
-        g_stop[k] += u[n - 1, k]
-    g_start[gold[0]] -= 1.0
-    g_stop[gold[n - 1]] -= 1.0
-    return log_z - gold_score
+        g_start[k] += marginal[0, k]
+        g_stop[k] += marginal[n - 1, k]
+    return log_z
 
 
 @njit
 def sentence_scratch(longest, n_labels):
-    """Buffers for :func:`sentence_nll` on sentences of up to ``longest`` tokens."""
+    """Buffers for :func:`scaled_forward_backward` on up to ``longest`` tokens:
+    ``(u, alpha, beta, u * beta, scale, marginal)``."""
     rows = (longest, n_labels)
     return (np.empty(rows), np.empty(rows), np.empty(rows), np.empty(rows), np.empty(longest),
-            np.empty((n_labels, n_labels)))  # fmt: skip
+            np.empty(rows))  # fmt: skip
 
 
 @njit
 def exp_potentials(transition, start, stop):
-    """``(exp_transition, shift)`` for :func:`sentence_nll`."""
+    """``(potentials, shift)`` for :func:`scaled_forward_backward`: rows ``[0, L)`` hold
+    ``exp(transition - shift[0])``, rows ``[L, 2L)`` its transpose, then
+    ``exp(start - shift[1])`` and ``exp(stop - shift[2])``."""
     L = transition.shape[0]
     shift = np.array([transition.max(), start.max(), stop.max()])
-    out = np.empty((L + 2, L))
+    out = np.empty((2 * L + 2, L))
     for j in range(L):
         for k in range(L):
             out[j, k] = np.exp(transition[j, k] - shift[0])
+            out[L + k, j] = out[j, k]
     for k in range(L):
-        out[L, k] = np.exp(start[k] - shift[1])
-        out[L + 1, k] = np.exp(stop[k] - shift[2])
+        out[2 * L, k] = np.exp(start[k] - shift[1])
+        out[2 * L + 1, k] = np.exp(stop[k] - shift[2])
     return out, shift
 
 
+@njit
+def empirical_counts(indptr, indices, data, offsets, labels, rows, n_labels, out):
+    """Adds the gold feature counts ``Phi = sum_i phi(x_i, y_i)`` of the corpus to
+    ``out`` (a weight vector's layout); pairs without a weight count nothing."""
+    g_emission, g_transition, g_start, g_stop, _ = split_coef(out, n_labels, 1)
+    for i in range(offsets.shape[0] - 1):
+        lo, hi = offsets[i], offsets[i + 1]
+        g_start[labels[lo]] += 1.0
+        g_stop[labels[hi - 1]] += 1.0
+        for t in range(lo, hi):
+            if t > lo:
+                g_transition[labels[t - 1], labels[t]] += 1.0
+            for q in range(indptr[t], indptr[t + 1]):
+                p = slot(rows, indices[q], labels[t])
+                if p >= 0:
+                    g_emission[p] += feature_value(data, q)
+
+
 @njit_parallel
-def chunk_nll(indptr, indices, data, offsets, labels, rows, coef, n_labels, chunk_start,
-              losses, grads):  # fmt: skip
+def chunk_expectations(indptr, indices, data, offsets, rows, coef, n_labels, chunk_start,
+                       log_z, grads):  # fmt: skip
     """Each chunk ``c`` (sentences ``chunk_start[c]`` to ``chunk_start[c + 1]``) writes
-    its negative log-likelihood to ``losses[c]`` and its gradient to ``grads[c]``, one
-    thread a chunk."""
+    the sum of its sentences' ``log Z`` to ``log_z[c]`` and their expected feature
+    counts to ``grads[c]``, one thread a chunk."""
     emission, transition, start, stop, _ = split_coef(coef, n_labels, 1)
-    exp_transition, shift = exp_potentials(transition, start, stop)
+    potentials, shift = exp_potentials(transition, start, stop)
     longest = longest_sentence(offsets)
+    L = n_labels
     for c in prange(chunk_start.shape[0] - 1):
-        scratch = sentence_scratch(longest, n_labels)
+        scratch = sentence_scratch(longest, L)
+        unary = np.empty((longest, L))
+        outer = np.zeros((L, L))
+        log_pair = np.empty((L, L))
         grads[c, :] = 0.0
-        loss = 0.0
+        total = 0.0
         for i in range(chunk_start[c], chunk_start[c + 1]):
             lo = offsets[i]
-            n = offsets[i + 1] - lo
-            loss += sentence_nll(indptr, indices, data, lo, n, labels[lo : lo + n], rows,
-                                 emission, transition, start, stop, exp_transition, shift,
-                                 scratch, grads[c])  # fmt: skip
-        losses[c] = loss
+            total += sentence_expectations(indptr, indices, data, lo, offsets[i + 1] - lo, rows,
+                                           emission, transition, start, stop, potentials, shift,
+                                           unary, scratch, outer, log_pair,
+                                           grads[c])  # fmt: skip
+        g_transition = grads[c, : L * L].reshape((L, L))
+        for j in range(L):
+            for k in range(L):
+                g_transition[j, k] += outer[j, k] * potentials[j, k]
+        log_z[c] = total
 
 
 #: The same, one thread.
-chunk_nll_serial = serial_twin(chunk_nll)
+chunk_expectations_serial = serial_twin(chunk_expectations)

@@ -25,29 +25,38 @@ class ChainLikelihood:
     """The CRF objective over an encoded corpus: ``NLL(w) + c2 ||w||^2`` (CRFsuite's
     scaling of the L2 term) and its gradient, as ``scipy.optimize.minimize`` takes them.
 
-    The sentences are cut into :data:`N_CHUNKS` runs of about equal tokens; each run's
-    gradient is summed on a thread of its own and the runs are added in order.
+    ``NLL(w) = sum_i log Z(x_i) - w . Phi``: the gold counts ``Phi`` are counted once,
+    here; each call runs forward-backward over the sentences, cut into
+    :data:`N_CHUNKS` runs of about equal tokens, each run summed on a thread of its own
+    and the runs added in order.
     """
 
     def __init__(self, structure, encoded, labels, c2, n_threads):
-        self.structure, self.encoded, self.labels = structure, encoded, labels
+        self.structure, self.encoded = structure, encoded
         self.c2, self.n_threads = c2, n_threads
         offsets = encoded.offsets
         n_chunks = max(1, min(N_CHUNKS, encoded.n_sentences))
         cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], n_chunks + 1)[1:-1])
         self.chunk_start = np.concatenate([[0], cuts, [encoded.n_sentences]]).astype(np.int64)
-        self.losses = np.empty(n_chunks)
+        self.empirical = np.zeros(structure.n_weights)
+        _crf.empirical_counts(encoded.indptr, encoded.indices, encoded.data, offsets, labels,
+                              structure.rows.arrays, structure.n_labels,
+                              self.empirical)  # fmt: skip
+        self.log_z = np.empty(n_chunks)
         self.grads = np.empty((n_chunks, structure.n_weights))
 
     def __call__(self, coef):
         e = self.encoded
-        kernel = _crf.chunk_nll if self.n_threads > 1 else _crf.chunk_nll_serial
+        kernel = _crf.chunk_expectations if self.n_threads > 1 else _crf.chunk_expectations_serial
         with numba_threads(self.n_threads):
-            kernel(e.indptr, e.indices, e.data, e.offsets, self.labels, self.structure.rows.arrays,
-                   coef, self.structure.n_labels, self.chunk_start, self.losses,
+            kernel(e.indptr, e.indices, e.data, e.offsets, self.structure.rows.arrays, coef,
+                   self.structure.n_labels, self.chunk_start, self.log_z,
                    self.grads)  # fmt: skip
-        loss = self.losses.sum() + self.c2 * (coef @ coef)
-        return loss, self.grads.sum(axis=0) + 2.0 * self.c2 * coef
+        loss = self.log_z.sum() - coef @ self.empirical + self.c2 * (coef @ coef)
+        grad = self.grads.sum(axis=0)
+        grad -= self.empirical
+        grad += 2.0 * self.c2 * coef
+        return loss, grad
 
 
 class LinearChainCRF(StructuredModel):

@@ -83,12 +83,15 @@ def _kernel(chain, coef, corpus, n_chunks, parallel):
     indptr, indices, data, offsets, labels = corpus
     n_sentences = offsets.size - 1
     chunk_start = np.linspace(0, n_sentences, n_chunks + 1).astype(np.int64)
-    losses = np.full(n_chunks, np.nan)
+    log_z = np.full(n_chunks, np.nan)
     grads = np.full((n_chunks, coef.size), np.nan)
-    kernel = _crf.chunk_nll if parallel else _crf.chunk_nll_serial
-    kernel(indptr, indices, data, offsets, labels, chain.rows.arrays, coef, chain.n_labels,
-           chunk_start, losses, grads)  # fmt: skip
-    return losses.sum(), grads.sum(axis=0)
+    kernel = _crf.chunk_expectations if parallel else _crf.chunk_expectations_serial
+    kernel(indptr, indices, data, offsets, chain.rows.arrays, coef, chain.n_labels,
+           chunk_start, log_z, grads)  # fmt: skip
+    empirical = np.zeros_like(coef)
+    _crf.empirical_counts(indptr, indices, data, offsets, labels, chain.rows.arrays,
+                          chain.n_labels, empirical)  # fmt: skip
+    return log_z.sum() - coef @ empirical, grads.sum(axis=0) - empirical
 
 
 @settings(max_examples=40, deadline=None)
