@@ -9,9 +9,12 @@ from ._persistence import ModelFormatError, load, save
 from .decoders import ArcEager, ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from .features import ArcFeatures, TokenFeatures
 from .learners import (
+    AROW,
     SWVP,
     ExponentiatedGradientSSVM,
+    LinearChainCRF,
     ParameterMixing,
+    PassiveAggressive,
     StructuredPerceptron,
     StructuredWeightedViolationsPerceptron,
 )
@@ -20,6 +23,7 @@ from .pipeline import PredictedTags
 __version__ = "0.1.0.dev0"
 
 __all__ = [
+    "AROW",
     "SWVP",
     "ArcEager",
     "ArcFeatures",
@@ -29,8 +33,10 @@ __all__ = [
     "Eisner",
     "ExponentiatedGradientSSVM",
     "Greedy",
+    "LinearChainCRF",
     "ModelFormatError",
     "ParameterMixing",
+    "PassiveAggressive",
     "PredictedTags",
     "StructuredPerceptron",
     "StructuredWeightedViolationsPerceptron",

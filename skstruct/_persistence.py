@@ -38,17 +38,22 @@ import os
 
 import numpy as np
 
+from .crfsuite import CRF
 from .decoders import DECODERS
 from .features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from .learners import (
+    AROW,
     AveragedWeights,
+    ConfidenceWeights,
     ExponentiatedGradientSSVM,
     ParameterMixing,
+    PassiveAggressive,
     StructuredPerceptron,
     StructuredWeightedViolationsPerceptron,
 )
+from .learners.crf import LinearChainCRF
 from .structures import ArcFactoredTree, EmissionRows, LinearChain, TransitionSystem
-from .updates import UPDATE_RULES, MixedAssignments
+from .updates import UPDATE_RULES, MixedAssignments, PassiveAggressiveUpdate
 
 __all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "save"]
 
@@ -74,11 +79,16 @@ _ESTIMATORS = {
         StructuredWeightedViolationsPerceptron,
         ExponentiatedGradientSSVM,
         ParameterMixing,
+        PassiveAggressive,
+        AROW,
+        LinearChainCRF,
+        CRF,
         *DECODERS.values(),
         TokenFeatures,
         ArcFeatures,
         *UPDATE_RULES.values(),
         MixedAssignments,
+        PassiveAggressiveUpdate,
     )
 }
 #: Internal helpers rebuilt from their attributes alone (their constructors would allocate).
@@ -91,6 +101,7 @@ _OBJECTS = {
         ArcFactoredTree,
         TransitionSystem,
         AveragedWeights,
+        ConfidenceWeights,
     )
 }
 
@@ -578,7 +589,8 @@ def _check_fitted(estimator):
     structure = vars(estimator).get("structure_")
     if structure is None:
         return
-    _check_weights("coef_", vars(estimator).get("coef_"), structure.n_weights, "structure_")
+    for name in ("coef_", "variance_"):  # variance_: AROW's
+        _check_weights(name, vars(estimator).get(name), structure.n_weights, "structure_")
     weights = vars(estimator).get("_weights")
     if weights is not None:
         state = vars(weights).get("structure")
@@ -591,7 +603,7 @@ def _check_fitted(estimator):
             same = ("n_features", "n_labels", "order")
             if any(getattr(state, k) != getattr(structure, k) for k in same):
                 raise ValueError("_weights.structure and structure_ are different chains")
-        for name in ("coef", "coef_sum"):
+        for name in getattr(type(weights), "layout_arrays", ("coef", "coef_sum")):
             _check_weights(
                 f"_weights.{name}", vars(weights).get(name), state.n_weights, "_weights.structure"
             )

@@ -11,6 +11,7 @@ from sklearn.pipeline import make_pipeline
 from sklearn.utils._param_validation import InvalidParameterError
 
 from skstruct import (
+    AROW,
     SWVP,
     ArcEager,
     ArcStandard,
@@ -19,6 +20,7 @@ from skstruct import (
     Eisner,
     ExponentiatedGradientSSVM,
     ParameterMixing,
+    PassiveAggressive,
     StructuredPerceptron,
     TokenFeatures,
     Viterbi,
@@ -38,6 +40,8 @@ LEARNERS = [
     SWVP(
         gamma="wmr", mode="balanced", beta=2.0, features=TokenFeatures(), max_iter=3, random_state=0
     ),
+    PassiveAggressive(pa_type=2, features=TokenFeatures(), max_iter=3, random_state=0),
+    AROW(features=TokenFeatures(), max_iter=3, random_state=0),
 ]
 PARSERS = [
     StructuredPerceptron(decoder=Eisner(), max_iter=3, random_state=0),
@@ -78,6 +82,12 @@ BAD_PARAMS = [
     {"loss": "zero-one"},
     {"tol": -1e-3},
     {"online": "yes"},
+    {"pa_type": 3},
+    {"c": 0.0},
+    {"averaging": "yes"},
+    {"epsilon": -1.0},
+    {"variance": 0.0},
+    {"gamma": -1.0},
 ]
 
 

@@ -18,7 +18,8 @@ def data():
 
 def test_fit_reaches_a_stationary_point_and_predicts(data):
     X, y, X_test, y_test = data
-    crf = LinearChainCRF(features=TokenFeatures(), c2=0.1, max_iter=300, tol=1e-10).fit(X, y)
+    crf = LinearChainCRF(features=TokenFeatures(), c2=0.1, max_iter=300, epsilon=1e-10, period=0)
+    crf.fit(X, y)
     encoded, labels = crf.encode(X, y)
     objective = ChainLikelihood(crf.structure_, encoded, labels, 0.1, n_threads=1)
     loss, grad = objective(crf.coef_)

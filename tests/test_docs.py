@@ -21,6 +21,8 @@ DOCS = ROOT / "docs"
 #: Public modules whose ``__all__`` the API page must cover.
 DOCUMENTED_MODULES = [
     "skstruct",
+    "skstruct.crfsuite",
+    "skstruct.crfsuite.metrics",
     "skstruct.datasets",
     "skstruct.decoders",
     "skstruct.features",
@@ -39,6 +41,7 @@ PAGES = [
     "install",
     "data",
     "quickstart",
+    "crfsuite",
     "cli",
     "guide/index",
     "guide/perceptron",

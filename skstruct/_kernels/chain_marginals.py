@@ -8,8 +8,10 @@ scaled probabilities would underflow.
 """
 
 import numpy as np
+from numba import prange
 
-from ._config import njit
+from ._config import njit, njit_parallel
+from .chain import longest_sentence, split_coef, unary_scores
 
 
 @njit
@@ -68,3 +70,18 @@ def forward_backward(unary, n, pair, start, stop, mu_unary, mu_pair):
             for k in range(L):
                 mu_pair[j, k] += np.exp(a + pair[j, k] + unary[t, k] + beta[t, k])
     return log_z
+
+
+@njit_parallel
+def corpus_token_marginals(indptr, indices, data, offsets, rows, coef, n_labels, out):
+    """``out[t, k] = p(y_t = k | x)`` for every token of an encoded corpus under a
+    first-order chain's weights ``coef`` (one thread a sentence: each writes only its
+    own rows)."""
+    emission, transition, start, stop, _ = split_coef(coef, n_labels, 1)
+    longest = longest_sentence(offsets)
+    for i in prange(offsets.shape[0] - 1):
+        lo, hi = offsets[i], offsets[i + 1]
+        unary = np.empty((longest, n_labels))
+        pair = np.empty((n_labels, n_labels))
+        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
+        forward_backward(unary, hi - lo, transition, start, stop, out[lo:hi], pair)

@@ -30,6 +30,9 @@ class Capabilities(NamedTuple):
         Outputs are one value per token that can be mixed position by position (SWVP).
     relation_labels : bool
         It can predict dependency relation labels with the heads.
+    sparse_delta : bool
+        Its structure gives ``phi(x, y) - phi(x, z)`` as a sparse vector
+        (``structure.delta``): what the passive-aggressive step and AROW need.
     """
 
     task: object
@@ -39,6 +42,7 @@ class Capabilities(NamedTuple):
     restarts: bool
     mixed_assignments: bool
     relation_labels: bool
+    sparse_delta: bool
 
 
 class Decoder(BaseEstimator):
@@ -92,4 +96,6 @@ _LACKING = {
     "mixed_assignments": "builds action sequences, which do not mix position by position",
     "relation_labels": "parses unlabelled trees: give y as head lists, or use Eisner() / "
     "ChuLiuEdmonds() for labelled parsing",
+    "sparse_delta": "gives no sparse feature difference (only the chain decoders do: "
+    "Viterbi, BeamSearch, Greedy)",
 }

@@ -27,6 +27,7 @@ class TransitionDecoder(Decoder):
             restarts=False,
             mixed_assignments=False,
             relation_labels=False,
+            sparse_delta=False,
         )
 
     def make_structure(self, n_features, n_labels=0):

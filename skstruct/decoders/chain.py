@@ -32,6 +32,7 @@ class _ChainDecoder(Decoder):
             restarts=True,
             mixed_assignments=True,
             relation_labels=False,
+            sparse_delta=True,
         )
 
     def _beam_search(self, structure, scores, gold, beam_size, restarts):

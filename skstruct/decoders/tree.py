@@ -37,6 +37,7 @@ class _TreeDecoder(Decoder):
             restarts=False,
             mixed_assignments=True,
             relation_labels=True,
+            sparse_delta=False,
         )
 
     def decode(self, structure, scores):

@@ -109,8 +109,9 @@ class TokenDictEncoder(BaseEstimator):
         check_is_fitted(self, "n_features_")
         return self._encode(X, learn=False)
 
-    def get_feature_names_out(self):
-        """Feature names in column order: ``key=value`` or ``key`` (as DictVectorizer)."""
+    def get_feature_names_out(self, *, separator="="):
+        """Feature names in column order: ``key=value`` or ``key`` (as DictVectorizer);
+        ``separator=":"`` gives python-crfsuite's attribute names (``key:value``)."""
         if self.n_features is not None:
             raise AttributeError("hashed features have no names")
         keys = list(self.keys_)
@@ -118,7 +119,7 @@ class TokenDictEncoder(BaseEstimator):
         names = np.empty(self.n_features_, dtype=object)
         for code, j in zip(self.codes_.tolist(), self.code_ids_.tolist()):
             k, v = divmod(code, 1 << 32)
-            names[j] = f"{keys[k]}" if v == _NUMERIC else f"{keys[k]}={values[v]}"
+            names[j] = f"{keys[k]}" if v == _NUMERIC else f"{keys[k]}{separator}{values[v]}"
         return names
 
     # -- exact vocabulary ---------------------------------------------------------------

@@ -1,18 +1,25 @@
 """The scikit-learn estimators: orchestration only, the arithmetic is in the kernels."""
 
 from ._base import BaseStructuredLearner
-from ._weights import AveragedWeights
+from ._weights import AveragedWeights, ConfidenceWeights
+from .arow import AROW
+from .crf import LinearChainCRF
 from .eg import ExponentiatedGradientSSVM
 from .mixing import ParameterMixing
+from .passive_aggressive import PassiveAggressive
 from .perceptron import StructuredPerceptron
 from .swvp import SWVP, StructuredWeightedViolationsPerceptron
 
 __all__ = [
+    "AROW",
     "SWVP",
     "AveragedWeights",
     "BaseStructuredLearner",
+    "ConfidenceWeights",
     "ExponentiatedGradientSSVM",
+    "LinearChainCRF",
     "ParameterMixing",
+    "PassiveAggressive",
     "StructuredPerceptron",
     "StructuredWeightedViolationsPerceptron",
 ]

@@ -18,7 +18,7 @@ from joblib import effective_n_jobs
 from sklearn.utils import check_random_state
 
 from .._kernels.threads import numba_threads
-from ..updates import DecodedOutput
+from ..updates import DecodedOutput, Example
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
@@ -86,7 +86,7 @@ class BaseStructuredLearner(StructuredModel):
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
             self._discard_fit()
             raise
-        self.structure_, self.coef_ = self._current_model() if best is None else best
+        self._set_model(self._current_model() if best is None else best)
         return self
 
     def _train(self, encoded, labels, dev, interrupt):
@@ -110,9 +110,14 @@ class BaseStructuredLearner(StructuredModel):
             stop = stopping.stop(record["dev_score"], model, self.n_iter_)
             if stopping.iteration is not None:
                 self.best_iteration_ = stopping.iteration
-            if stop:
+            if stop or self._converged(record):
                 break
         return stopping.model
+
+    def _converged(self, record):
+        """Whether training stops after the epoch of ``record`` (its ``history_`` entry),
+        before ``max_iter``: a learner's own stopping rule (none here)."""
+        return False
 
     @fit_context(prefer_skip_nested_validation=False)
     def partial_fit(self, X, y, *, classes=None):
@@ -142,13 +147,22 @@ class BaseStructuredLearner(StructuredModel):
             encoded, labels = self._initialize(X, y, classes=classes, rng=None)
             self.n_iter_ = 0
         self._epoch(encoded, labels, None)
-        self.structure_, self.coef_ = self._current_model()
+        self._set_model(self._current_model())
         return self
 
     def _initialize(self, X, y, classes, rng, decoder=None):
         encoded, outputs = super()._initialize(X, y, classes, rng, decoder)
-        self._weights = AveragedWeights(self.structure_)
+        self._weights = self._new_state()
         return encoded, outputs
+
+    def _new_state(self):
+        """A fresh training state over ``structure_``: zero weights and averaging sums."""
+        return AveragedWeights(self.structure_)
+
+    def _set_model(self, model):
+        """Make ``model``, a ``(structure, coef)`` pair, the fitted ``structure_`` and
+        ``coef_``."""
+        self.structure_, self.coef_ = model
 
     def _extend(self, X, y):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
@@ -212,14 +226,15 @@ class BaseStructuredLearner(StructuredModel):
         Returns
         -------
         state : AveragedWeights
-            Zero weights and averaging sums.
+            Zero weights and averaging sums (or the learner's own state, as AROW's
+            :class:`~skstruct.learners.ConfidenceWeights`).
         data : tuple
             ``(encoded X, gold outputs)``: pass it, or a part of it
             (``(encoded.take(rows), ...)``), to :meth:`run_epoch`.
         """
         X, y = check_sequences_and_labels(X, y)
         data = self._initialize(X, y, classes=classes, rng=None)
-        return AveragedWeights(self.structure_), data
+        return self._new_state(), data
 
     def run_epoch(self, state, data, order):
         """Visit the examples ``order`` of ``data`` once, updating ``state`` in place.
@@ -277,8 +292,9 @@ class BaseStructuredLearner(StructuredModel):
                 chosen = []
                 for i, (gold, scores, trace) in zip(batch, decoded):
                     correct += int(np.count_nonzero(task.correct(structure, trace.path, gold)))
+                    extra = {"example": Example(encoded, i)} if rule.needs_example else {}
                     try:
-                        chosen.append(rule.violations(trace, structure, scores, stats))
+                        chosen.append(rule.violations(trace, structure, scores, stats, **extra))
                     except ValueError as exc:
                         raise ValueError(f"Example {i}: {exc}") from None
                 for i, violations in zip(batch, chosen):
@@ -306,7 +322,7 @@ class BaseStructuredLearner(StructuredModel):
         self : object
         """
         self._weights = state  # partial_fit and warm_start continue from it
-        self.structure_, self.coef_ = state.model(self.average)
+        self._set_model(state.model(self.average))
         if n_iter is not None:
             self.n_iter_ = n_iter
         return self

@@ -22,9 +22,10 @@ from ..utils.validation import (
     is_lazy,
     sequence_chunks,
 )
+from ._inspection import ChainInspectionMixin
 
 
-class StructuredModel(BaseEstimator):
+class StructuredModel(ChainInspectionMixin, BaseEstimator):
     """A linear model over sequences or trees (see the learners that subclass it)."""
 
     #: Whether the learner can learn relation labels with heads.
@@ -187,9 +188,12 @@ class StructuredModel(BaseEstimator):
         with ``coef`` (default: ``coef_``)."""
         return self._token_accuracy(data, self.coef_ if coef is None else coef)
 
+    def _prediction_threads(self):
+        return prediction_threads(getattr(self, "n_jobs", None))
+
     def _predict_ids(self, encoded, coef, structure=None):
         structure = self.structure_ if structure is None else structure
-        with numba_threads(prediction_threads(getattr(self, "n_jobs", None))):
+        with numba_threads(self._prediction_threads()):
             return self.decoder_.predict(structure, encoded, coef)
 
     def _token_accuracy(self, data, coef, structure=None):

@@ -22,6 +22,9 @@ class AveragedWeights:
         Copied for the state where it grows (``structure.training_copy()``).
     """
 
+    #: The arrays laid out by ``structure`` (a chain's pool moves them together).
+    layout_arrays = ("coef", "coef_sum")
+
     def __init__(self, structure):
         self.structure = structure.training_copy()
         self.coef = np.zeros(self.structure.n_weights)
@@ -61,3 +64,48 @@ class AveragedWeights:
         structure, coef = self.structure.compact(self.coef)
         coef_sum = self.structure.compact(self.coef_sum)[1]
         return AveragedWeights.from_state(structure, coef, coef_sum, self.n_seen)
+
+
+class ConfidenceWeights:
+    """AROW's training state: the weights (the mean of a Gaussian over weight vectors)
+    and a diagonal variance per weight (Crammer, Kulesza & Dredze 2009).
+
+    Every weight starts at 0 with variance ``variance``. The variance of weight ``k`` is
+    kept as the precision its updates added, ``precision[k] = 1 / sigma_k - 1 /
+    variance``: zero for a weight no update touched, so a chain's pool can leave the
+    weights it does not hold out of both arrays, and grow both as updates touch new
+    (feature, label) pairs (``structure.add_at``), as the perceptron's weights grow.
+    AROW's diagonal update ``1 / sigma_k += d_k ** 2 / gamma`` (CRFsuite's
+    ``train_arow.c``) is an addition to ``precision``.
+
+    Parameters
+    ----------
+    structure : LinearChain
+        Copied for the state, which grows it (``structure.training_copy()``).
+    variance : float
+        The initial variance of every weight.
+    """
+
+    #: The arrays laid out by ``structure`` (a chain's pool moves them together).
+    layout_arrays = ("coef", "precision")
+
+    def __init__(self, structure, variance):
+        self.structure = structure.training_copy()
+        self.coef = np.zeros(self.structure.n_weights)
+        self.precision = np.zeros(self.structure.n_weights)
+        self.variance = float(variance)
+        self.n_seen = 0
+
+    def variances(self, keys):
+        """The variance of the weights at ``keys`` (ascending, as ``structure.delta``
+        gives them; ``variance`` for a weight no update touched)."""
+        (precision,) = self.structure.values_at(keys, self.precision)
+        return 1.0 / (1.0 / self.variance + precision)
+
+    def model(self, average=False):
+        """``(structure, coef)`` of the current weights, compacted as a fitted model keeps
+        them (new arrays; pairs of weight zero left out). AROW does not average:
+        ``average`` must be False."""
+        if average:
+            raise ValueError("AROW's weights are not averaged (CRFsuite's are not either).")
+        return self.structure.compact(self.coef, drop_zeros=True)

@@ -6,14 +6,15 @@ from numbers import Integral, Real
 
 import numpy as np
 from joblib import effective_n_jobs
-from scipy.optimize import minimize
 from sklearn.utils import check_random_state
+from threadpoolctl import threadpool_limits
 
 from .._kernels import crf as _crf
 from .._kernels.threads import numba_threads
 from ..structures import EmissionRows
-from ..utils._sklearn_compat import HasMethods, Interval, fit_context
+from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.validation import check_sequences_and_labels
+from ._lbfgs import LINESEARCHES, minimize_lbfgs
 from ._model import StructuredModel
 
 #: Chunks the corpus is cut into for the likelihood's gradient: fixed, so that the
@@ -28,12 +29,14 @@ class ChainLikelihood:
     ``NLL(w) = sum_i log Z(x_i) - w . Phi``: the gold counts ``Phi`` are counted once,
     here; each call runs forward-backward over the sentences, cut into
     :data:`N_CHUNKS` runs of about equal tokens, each run summed on a thread of its own
-    and the runs added in order.
+    and the runs added in order. The weights ``fixed`` (a bool mask, or None) get a zero
+    gradient: started at zero, L-BFGS and OWL-QN never move them, so they act as weights
+    the model does not have.
     """
 
-    def __init__(self, structure, encoded, labels, c2, n_threads):
+    def __init__(self, structure, encoded, labels, c2, n_threads, fixed=None):
         self.structure, self.encoded = structure, encoded
-        self.c2, self.n_threads = c2, n_threads
+        self.c2, self.n_threads, self.fixed = c2, n_threads, fixed
         offsets = encoded.offsets
         n_chunks = max(1, min(N_CHUNKS, encoded.n_sentences))
         cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], n_chunks + 1)[1:-1])
@@ -56,23 +59,28 @@ class ChainLikelihood:
         grad = self.grads.sum(axis=0)
         grad -= self.empirical
         grad += 2.0 * self.c2 * coef
+        if self.fixed is not None:
+            grad[self.fixed] = 0.0  # weights CRFsuite's model lacks stay at zero
         return loss, grad
 
 
 class LinearChainCRF(StructuredModel):
-    """A first-order linear-chain CRF, trained by L-BFGS on its L2-regularised
-    log-likelihood (CRFsuite's ``lbfgs`` with ``c1=0``).
+    """A first-order linear-chain CRF, trained by L-BFGS (OWL-QN with an L1 term) on
+    its regularised log-likelihood, as CRFsuite's ``lbfgs``.
 
-    Minimises ``-sum_i log p(y_i | x_i) + c2 ||w||^2`` with
+    Minimises ``-sum_i log p(y_i | x_i) + c1 ||w||_1 + c2 ||w||^2`` with
     ``p(y | x) ∝ exp(w . phi(x, y))`` over the chain's parts: (token feature, label)
     emissions, label bigrams, start and stop labels. The gradient comes from
-    forward-backward over every training sentence (on ``n_jobs`` threads), the steps
-    from SciPy's L-BFGS-B.
+    forward-backward over every training sentence (on ``n_jobs`` threads); the steps
+    from L-BFGS when ``c1 = 0`` and from OWL-QN (Andrew & Gao 2007) otherwise, with
+    libLBFGS's stopping rules (``epsilon``, ``period``, ``delta``).
 
-    As CRFsuite does by default, the emission weights are those of the (feature,
-    label) pairs seen in the training data (``all_possible_states=False``); every
-    label bigram, start and stop label has a weight (CRFsuite's
-    ``all_possible_transitions=True``).
+    Which weights exist follows CRFsuite's feature generation: emission weights for
+    the (feature, label) pairs seen in the training data (or all of them with
+    ``all_possible_states``), transition weights for the label bigrams seen (or all),
+    and of those only the ones whose count in the training data (the sum of the
+    feature's values) is at least ``min_freq``. Start and stop label weights, which
+    CRFsuite's model lacks, exist with ``boundary_features=True``.
 
     Parameters
     ----------
@@ -80,17 +88,37 @@ class LinearChainCRF(StructuredModel):
         As for :class:`~skstruct.StructuredPerceptron`: None takes token feature dicts.
     n_features : int or None, default=None
         Hash features into this many columns (``None``: an exact vocabulary).
+    c1 : float, default=0.0
+        Coefficient of the L1 term (CRFsuite's ``c1``): weights exactly zero.
     c2 : float, default=1.0
         Coefficient of the L2 term (CRFsuite's ``c2``, the same scale).
-    max_iter : int, default=100
-        L-BFGS iterations at most.
-    tol : float, default=1e-5
-        Stop when an iteration lowers the objective by at most ``tol`` times its size
-        (SciPy's ``ftol``), or every gradient entry is at most ``tol`` (``gtol``).
+    max_iter : int or None, default=100
+        Iterations at most (CRFsuite's ``max_iterations``; None: no limit).
+    epsilon : float, default=1e-5
+        Stop when ``||g|| / max(1, ||w||) <= epsilon`` (``g``: the gradient, or
+        OWL-QN's pseudo-gradient).
+    period : int, default=10
+        Iterations over which ``delta`` is tested (0: never).
+    delta : float, default=1e-5
+        Stop when the objective fell by less than this fraction over the last
+        ``period`` iterations.
     num_memories : int, default=6
         Correction pairs L-BFGS keeps (CRFsuite's ``num_memories``).
+    linesearch : {"MoreThuente", "Backtracking", "StrongBacktracking"}, default="MoreThuente"
+        L-BFGS's line search (``c1 = 0``): ``"MoreThuente"`` is SciPy's strong-Wolfe
+        search, the others libLBFGS's backtracking ones. OWL-QN always backtracks.
+    max_linesearch : int, default=20
+        Trial steps per line search at most.
     all_possible_states : bool, default=False
         Give every (feature, label) pair a weight, not only those seen in training.
+    all_possible_transitions : bool, default=True
+        Give every label bigram a weight, not only those seen in training (CRFsuite's
+        default is False).
+    min_freq : float, default=0
+        Keep only the weights whose count in the training data is at least this
+        (CRFsuite's ``minfreq``; unseen pairs count 0).
+    boundary_features : bool, default=True
+        Weights for the first and the last label of a sequence.
     n_jobs : int or None, default=None
         Threads for the gradient (joblib's conventions); the model is the same
         whatever it is.
@@ -107,9 +135,17 @@ class LinearChainCRF(StructuredModel):
     features_ : transformer or None
     decoder_ : Viterbi
     n_iter_ : int
-        L-BFGS iterations run.
+        Iterations run.
+    n_evaluations_ : int
+        Objective and gradient evaluations (passes over the corpus).
+    stop_reason_ : str
+        Which stopping rule ended training.
     history_ : list of dict
-        Per iteration: ``loss`` (the objective) and ``seconds`` since ``fit`` began.
+        Per iteration: ``iteration``, ``loss`` (the objective), ``pg_norm`` (the
+        (pseudo-)gradient's norm), ``feature_norm`` (``||w||``), ``step`` (the step's
+        length), ``evaluations`` (so far), ``linesearch_trials`` (evaluations this
+        iteration), ``active_features`` (nonzero weights) and ``seconds`` (the
+        iteration's; the first also counts setting up).
 
     Examples
     --------
@@ -125,11 +161,19 @@ class LinearChainCRF(StructuredModel):
     _parameter_constraints: dict = {
         "features": [HasMethods(["fit", "transform"]), None],
         "n_features": [Interval(Integral, 1, None, closed="left"), None],
+        "c1": [Interval(Real, 0, None, closed="left")],
         "c2": [Interval(Real, 0, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "tol": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "period": [Interval(Integral, 0, None, closed="left")],
+        "delta": [Interval(Real, 0, None, closed="left")],
         "num_memories": [Interval(Integral, 1, None, closed="left")],
+        "linesearch": [StrOptions(set(LINESEARCHES))],
+        "max_linesearch": [Interval(Integral, 1, None, closed="left")],
         "all_possible_states": ["boolean"],
+        "all_possible_transitions": ["boolean"],
+        "min_freq": [Interval(Real, 0, None, closed="left")],
+        "boundary_features": ["boolean"],
         "n_jobs": [Integral, None],
         "verbose": ["verbose"],
     }
@@ -142,21 +186,37 @@ class LinearChainCRF(StructuredModel):
         *,
         features=None,
         n_features=None,
+        c1=0.0,
         c2=1.0,
         max_iter=100,
-        tol=1e-5,
+        epsilon=1e-5,
+        period=10,
+        delta=1e-5,
         num_memories=6,
+        linesearch="MoreThuente",
+        max_linesearch=20,
         all_possible_states=False,
+        all_possible_transitions=True,
+        min_freq=0,
+        boundary_features=True,
         n_jobs=None,
         verbose=0,
     ):
         self.features = features
         self.n_features = n_features
+        self.c1 = c1
         self.c2 = c2
         self.max_iter = max_iter
-        self.tol = tol
+        self.epsilon = epsilon
+        self.period = period
+        self.delta = delta
         self.num_memories = num_memories
+        self.linesearch = linesearch
+        self.max_linesearch = max_linesearch
         self.all_possible_states = all_possible_states
+        self.all_possible_transitions = all_possible_transitions
+        self.min_freq = min_freq
+        self.boundary_features = boundary_features
         self.n_jobs = n_jobs
         self.verbose = verbose
 
@@ -178,38 +238,80 @@ class LinearChainCRF(StructuredModel):
         X, y = check_sequences_and_labels(X, y)
         # L-BFGS draws nothing: the generator the shared set-up keeps is never used
         encoded, labels = self._initialize(X, y, classes=None, rng=check_random_state(0))
-        chain = self.structure_
-        if self.all_possible_states:
-            rows = EmissionRows.full(chain.n_features, chain.n_labels)
-        else:
-            rows = EmissionRows.seen(encoded, labels, chain.n_labels)
-        self.structure_ = chain.with_rows(rows)
+        self.structure_, fixed = self._weights(encoded, labels)
         objective = ChainLikelihood(
-            self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs)
+            self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs), fixed
         )
         history = []
 
-        def record(intermediate_result):
-            history.append(
-                {"loss": float(intermediate_result.fun), "seconds": time.perf_counter() - started}
-            )
-            if self.verbose:
-                print(f"iteration {len(history)}: loss {history[-1]['loss']:.6g}", file=sys.stderr)
+        ended = [started]  # when the last iteration ended
 
-        result = minimize(
-            objective,
-            np.zeros(self.structure_.n_weights),
-            jac=True,
-            method="L-BFGS-B",
-            callback=record,
-            options={
-                "maxiter": self.max_iter,
-                "maxcor": self.num_memories,
-                "ftol": self.tol,
-                "gtol": self.tol,
-            },
-        )
+        def record(state):
+            evaluations = history[-1]["evaluations"] if history else 1
+            now = time.perf_counter()
+            seconds, ended[0] = now - ended[0], now
+            history.append({
+                "iteration": int(state.nit),
+                "loss": float(state.fun),
+                "pg_norm": float(state.pg_norm),
+                "feature_norm": float(np.linalg.norm(state.x)),
+                "step": state.step,
+                "evaluations": int(state.nfev),
+                "linesearch_trials": int(state.nfev) - evaluations,
+                "active_features": int(np.count_nonzero(state.x)),
+                "seconds": seconds,
+            })  # fmt: skip
+            if self.verbose:
+                print(f"iteration {state.nit}: loss {state.fun:.6g}", file=sys.stderr)
+
+        # one BLAS thread: OpenBLAS's threads spin after each of L-BFGS's dot products
+        # and slowed the gradient's numba threads by 40% (measured on 2 cores)
+        with threadpool_limits(limits=1, user_api="blas"):
+            result = self._minimize(objective, record)
         self.coef_ = result.x
         self.n_iter_ = int(result.nit)
+        self.n_evaluations_ = int(result.nfev)
+        self.stop_reason_ = result.message
         self.history_ = history
         return self
+
+    def _minimize(self, objective, record):
+        return minimize_lbfgs(
+            objective,
+            np.zeros(self.structure_.n_weights),
+            c1=self.c1,
+            num_memories=self.num_memories,
+            max_iterations=self.max_iter,
+            epsilon=self.epsilon,
+            period=self.period,
+            delta=self.delta,
+            linesearch=self.linesearch,
+            max_linesearch=self.max_linesearch,
+            callback=record,
+        )
+
+    def _weights(self, encoded, labels):
+        """The structure with the emission pairs the model has, and the mask of the
+        weights it lacks (kept at zero: label bigrams, start and stop)."""
+        chain = self.structure_
+        L = chain.n_labels
+        if self.all_possible_states:
+            rows = EmissionRows.full(chain.n_features, L)
+        else:
+            rows = EmissionRows.seen(encoded, labels, L)
+        chain = chain.with_rows(rows)
+        counts = np.zeros(chain.n_weights)
+        _crf.empirical_counts(encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+                              labels, rows.arrays, L, counts)  # fmt: skip
+        emission_counts, transition_counts, _start, _stop, _ = chain.split(counts)
+        if self.min_freq > 0:
+            keep = np.zeros(rows.pool_size, dtype=bool)
+            keep[rows.live_slots()] = emission_counts[rows.live_slots()] >= self.min_freq
+            chain = chain.with_rows(rows.compacted(keep=keep)[0])
+        fixed = np.zeros(chain.n_weights, dtype=bool)
+        _, fixed_transition, fixed_start, fixed_stop, _ = chain.split(fixed)
+        if not self.all_possible_transitions:
+            fixed_transition[transition_counts == 0] = True
+        fixed_transition[transition_counts < self.min_freq] = True
+        fixed_start[:] = fixed_stop[:] = not self.boundary_features
+        return chain, (fixed if fixed.any() else None)

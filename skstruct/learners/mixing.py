@@ -341,6 +341,11 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         fixed_mu = self._fixed_mixing_weights(n_shards)
         learner = clone(self.estimator)
         state, (encoded, labels) = learner.init_state(X, y)
+        if not isinstance(state, AveragedWeights):
+            raise TypeError(
+                f"ParameterMixing mixes weights and their averaging sums; "
+                f"{type(learner).__name__} trains a {type(state).__name__}, which it cannot mix."
+            )
         dev = None
         if X_dev is not None:
             dev = learner.encode(X_dev, y_dev, names=("X_dev", "y_dev"))

@@ -215,7 +215,10 @@ class StructuredPerceptron(BaseStructuredLearner):
     def _make_rule(self):
         if isinstance(self.update, str):
             return UPDATE_RULES[self.update]()
-        return clone(self.update)
+        rule = clone(self.update)
+        if hasattr(rule, "_parameter_constraints"):  # a rule's own parameters (PA's c, ...)
+            rule._validate_params()
+        return rule
 
     def _resolve(self):
         self.update_rule_ = self._make_rule()

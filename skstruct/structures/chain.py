@@ -5,6 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import chain as _chain
+from .._kernels import delta as _delta
 from .._kernels import rows as _rows
 from .._kernels import swvp as _swvp
 from .emission_rows import EmissionRows
@@ -139,18 +140,29 @@ class LinearChain:
     def grow(self, state, pool_size=None):
         """Give the training ``state`` (whose structure this is) a larger emission pool:
         rows compacted into ``pool_size`` slots (default: twice the pairs, at least
-        what the longest row may need)."""
+        what the longest row may need). The state's two arrays (its ``layout_arrays``,
+        ``("coef", "coef_sum")`` for :class:`~skstruct.learners.AveragedWeights`) move
+        with the rows."""
         nnz = self.rows.nnz
         if pool_size is None:
             pool_size = max(2 * nnz, nnz + 4 * self.n_labels, 1024)
         self.rows, slots = self.rows.compacted(pool_size)
         n_dense = self.n_dense
-        for name in ("coef", "coef_sum"):
+        for name in state.layout_arrays:
             old = getattr(state, name)
             new = np.zeros(n_dense + pool_size)
             new[:n_dense] = old[:n_dense]
             new[n_dense : n_dense + slots.size] = old[n_dense + slots]
             setattr(state, name, new)
+
+    def weight_keys(self):
+        """The key of every weight of this compact layout (a fitted model's), in order
+        and ascending: the position of a dense weight, ``n_dense + feature * n_labels +
+        label`` for an emission pair (the keys of :meth:`delta` and :meth:`values_at`)."""
+        rows = self.rows
+        features = np.repeat(np.arange(self.n_features, dtype=np.int64), rows.length)
+        codes = features * self.n_labels + rows.labels[rows.live_slots()]
+        return np.concatenate([np.arange(self.n_dense, dtype=np.int64), self.n_dense + codes])
 
     def scores(self, encoded, i, coef):
         """The part scores of sentence ``i`` under ``coef``: a :class:`ChainScores`
@@ -187,6 +199,34 @@ class LinearChain:
             encoded.indptr, encoded.indices, encoded.data, lo, gold, pred, pred.shape[0],
             self.order, pred.shape[0] == n, self.rows.arrays, state.coef, state.coef_sum,
             self.n_labels, weight, weight * state.n_seen,
+        ):  # fmt: skip
+            self.grow(state)
+
+    def delta(self, encoded, i, gold, pred):
+        """``phi(gold) - phi(pred)`` for sentence ``i`` as a sparse vector ``(keys,
+        values)``: keys ascending and distinct, whatever the layout (a dense weight's
+        position, ``n_dense + feature * n_labels + label`` for an emission pair, as
+        :meth:`change_since` keys weights); a part met more than once summed, parts that
+        cancel left out, token feature values honoured. ``values @ values`` is
+        ``||phi(gold) - phi(pred)||^2``. ``pred`` may be a prefix, as for :meth:`update`.
+        Nothing is given a weight: the cost is O(m log m) for the m entries.
+        """
+        lo = encoded.offsets[i]
+        n = encoded.offsets[i + 1] - lo
+        return _delta.chain_delta(
+            encoded.indptr, encoded.indices, encoded.data, lo, gold, pred, pred.shape[0],
+            self.order, pred.shape[0] == n, self.n_labels,
+        )  # fmt: skip
+
+    def add_at(self, state, keys, values):
+        """Add to the training ``state`` (whose structure this is) at ``keys`` (as
+        :meth:`delta` gives them): ``values[0]`` to its first array, ``values[1]`` to its
+        second (its ``layout_arrays``). Pairs get a weight first; the pool grows as
+        needed."""
+        first, second = state.layout_arrays
+        while not _delta.add_at_keys(
+            self.rows.arrays, keys, self.n_dense, self.n_labels, getattr(state, first),
+            getattr(state, second), values[0], values[1],
         ):  # fmt: skip
             self.grow(state)
 

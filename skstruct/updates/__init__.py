@@ -1,7 +1,8 @@
 """Update rules: which weighted violations a perceptron learns from."""
 
-from ._base import DecodedOutput, UpdateRule, Violation
+from ._base import DecodedOutput, Example, UpdateRule, Violation
 from .mixed import MixedAssignments
+from .passive_aggressive import PassiveAggressiveUpdate
 from .search import (
     UPDATE_RULES,
     EarlyUpdate,
@@ -17,11 +18,13 @@ __all__ = [
     "UPDATE_RULES",
     "DecodedOutput",
     "EarlyUpdate",
+    "Example",
     "HybridUpdate",
     "LaSOUpdate",
     "LatestUpdate",
     "MaxViolationUpdate",
     "MixedAssignments",
+    "PassiveAggressiveUpdate",
     "SearchUpdate",
     "StandardUpdate",
     "UpdateRule",

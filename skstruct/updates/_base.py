@@ -28,11 +28,17 @@ class UpdateRule(BaseEstimator):
     :attr:`needs_trace` is False, ``decoder.decode``) and then :meth:`violations`,
     and applies the returned :class:`Violation` terms through the averaged weights.
     A rule counts what it did into the epoch's ``stats`` dict (the learner's
-    ``history_`` record).
+    ``history_`` record). A rule that reads the example's features (the size of its
+    feature difference, :class:`~skstruct.updates.PassiveAggressiveUpdate`) sets
+    :attr:`needs_example` and gets the :class:`Example` too.
     """
+
+    _parameter_constraints: dict = {}
 
     #: Whether the rule reads a search trace (else only the decoded output).
     needs_trace = True
+    #: Whether :meth:`violations` takes the training example (``example=``).
+    needs_example = False
     #: Whether the search must restart from gold when it falls off the beam (LaSO).
     restarts = False
     #: The decoder capability a rule needs, with what to say when it is missing.
@@ -54,6 +60,8 @@ class UpdateRule(BaseEstimator):
             their own (SWVP's mixed assignments).
         stats : dict or None
             The epoch's counts, updated in place.
+
+        Rules with :attr:`needs_example` also take ``example`` (an :class:`Example`).
         """
         raise NotImplementedError
 
@@ -68,3 +76,12 @@ class DecodedOutput(NamedTuple):
 
     path: np.ndarray
     gold: np.ndarray
+
+
+class Example(NamedTuple):
+    """The training example a rule with ``needs_example`` decides on: sentence ``index``
+    of the encoded corpus ``encoded``, for ``structure.delta(encoded, index, gold,
+    pred)`` (its feature difference as a sparse vector)."""
+
+    encoded: object
+    index: int
