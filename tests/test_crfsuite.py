@@ -122,7 +122,7 @@ def test_lbfgs_with_l1_matches_crfsuite(ner):
     assert f1 > their_f1 - 0.02
 
 
-@pytest.mark.parametrize("algorithm", ["lbfgs", "ap", "pa", "arow"])
+@pytest.mark.parametrize("algorithm", ["lbfgs", "l2sgd", "ap", "pa", "arow"])
 def test_every_algorithm_learns_and_round_trips(ner, tmp_path, algorithm):
     X, y, X_test, y_test = ner
     crf = crfsuite.CRF(algorithm=algorithm, max_iterations=20).fit(X, y)
@@ -136,6 +136,24 @@ def test_every_algorithm_learns_and_round_trips(ner, tmp_path, algorithm):
     loaded = load(tmp_path / "model.skstruct")
     assert loaded.state_features_ == crf.state_features_
     assert loaded.transition_features_ == crf.transition_features_
+
+
+def test_l2sgd_reaches_crfsuites_objective(ner):
+    """SGD with CRFsuite's calibration and stopping rule: about the objective L-BFGS
+    reaches, and CRFsuite's l2sgd's, on the same data."""
+    X, y, _, _ = ner
+    X = [[{k: v for k, v in token.items() if v is not False} for token in s] for s in X[:200]]
+    y = y[:200]
+    args = dict(algorithm="l2sgd", c2=1.0, max_iterations=60)
+    theirs = sklearn_crfsuite.CRF(**args).fit(X, y)
+    ours = crfsuite.CRF(**args).fit(X, y)
+    optimum = crfsuite.CRF(algorithm="lbfgs", c2=1.0, max_iterations=300).fit(X, y)
+    best = optimum.training_log_.last_iteration["loss"]
+    their_loss = min(i["loss"] for i in theirs.training_log_.iterations)
+    our_loss = min(i["loss"] for i in ours.training_log_.iterations)
+    assert best <= our_loss < 1.05 * best
+    assert our_loss == pytest.approx(their_loss, rel=0.03)
+    assert ours.model_.t0_ > 0
 
 
 def test_model_filename_saves_and_loads_as_sklearn_crfsuite(ner, tmp_path):
@@ -155,8 +173,8 @@ def test_arguments_of_another_algorithm_are_refused():
         crfsuite.CRF(algorithm="pa", pa_type=3).fit(X, y)
     with pytest.raises(ValueError, match="Pass both X_dev and y_dev"):
         crfsuite.CRF().fit(X, y, X_dev=X)
-    with pytest.raises(NotImplementedError, match="l2sgd"):
-        crfsuite.CRF(algorithm="l2sgd").fit(X, y)
+    with pytest.raises(ValueError, match=r"c1=0\.1 does not apply to algorithm='l2sgd'"):
+        crfsuite.CRF(algorithm="l2sgd", c1=0.1).fit(X, y)
 
 
 def test_marginals_sum_to_one_and_equal_enumeration():

@@ -223,3 +223,119 @@ def chunk_expectations(indptr, indices, data, offsets, rows, coef, n_labels, chu
 
 #: The same, one thread.
 chunk_expectations_serial = serial_twin(chunk_expectations)
+
+
+@njit
+def path_score(unary, path, transition, start, stop):
+    """The score of the label sequence ``path`` (``unary``'s first ``len(path)`` rows)."""
+    n = path.shape[0]
+    score = start[path[0]] + stop[path[n - 1]]
+    for s in range(n):
+        score += unary[s, path[s]]
+        if s > 0:
+            score += transition[path[s - 1], path[s]]
+    return score
+
+
+@njit
+def sgd_epoch(indptr, indices, data, offsets, labels, rows, n_labels, order, v, free, lam, t0,
+              clock, scratch_len):  # fmt: skip
+    """One epoch of CRFsuite's ``l2sgd`` over the sentences ``order``: per sentence,
+    ``eta = 1 / (lam (t0 + t))``, the weights decay by ``1 - eta lam`` and move by
+    ``eta`` along ``phi(gold) - E[phi]``. The weights are ``decay * v``; ``v`` is
+    updated in place (only the sentence's features: the decay is a scalar) and
+    multiplied by the decay at the end, as CRFsuite does. ``free`` (one per structure
+    weight: transition, start, stop) is 0 for the weights the model lacks.
+
+    ``clock[0]`` is ``t``, the sentences seen before this epoch; it is advanced.
+    Returns the sum of the sentences' ``-log p(gold | x)``, each under the weights
+    before its own update.
+    """
+    L = n_labels
+    v_emission, v_transition, v_start, v_stop, _ = split_coef(v, L, 1)
+    f_transition = free[: L * L].reshape((L, L))
+    f_start, f_stop = free[L * L : L * (L + 1)], free[L * (L + 1) : L * (L + 2)]
+    row_start, row_length, _, row_labels, _ = rows
+    scratch = sentence_scratch(scratch_len, L)
+    marginal = scratch[5]
+    unary = np.empty((scratch_len, L))
+    transition, start, stop = np.empty((L, L)), np.empty(L), np.empty(L)
+    outer, log_pair = np.empty((L, L)), np.empty((L, L))
+    decay, t, total = 1.0, clock[0], 0.0
+    for i in order:
+        lo, hi = offsets[i], offsets[i + 1]
+        n = hi - lo
+        eta = 1.0 / (lam * (t0 + t))
+        decay *= 1.0 - eta * lam
+        gain = eta / decay
+        # scores under the weights decay * v
+        unary_scores(indptr, indices, data, lo, hi, rows, v_emission, unary)
+        for s in range(n):
+            for k in range(L):
+                unary[s, k] *= decay
+        for j in range(L):
+            for k in range(L):
+                transition[j, k] = decay * v_transition[j, k]
+        for k in range(L):
+            start[k] = decay * v_start[k]
+            stop[k] = decay * v_stop[k]
+        gold_score = path_score(unary, labels[lo:hi], transition, start, stop)
+        potentials, shift = exp_potentials(transition, start, stop)
+        outer[:, :] = 0.0
+        log_z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer)
+        if np.isnan(log_z):
+            log_z = forward_backward(unary, n, transition, start, stop, marginal, log_pair)
+        else:
+            for j in range(L):
+                for k in range(L):
+                    log_pair[j, k] = outer[j, k] * potentials[j, k]
+        total += log_z - gold_score
+        # v += gain * (phi(gold) - E[phi])
+        for s in range(n):
+            gold = labels[lo + s]
+            for q in range(indptr[lo + s], indptr[lo + s + 1]):
+                f = indices[q]
+                value = gain * feature_value(data, q)
+                for p in range(row_start[f], row_start[f] + row_length[f]):
+                    k = row_labels[p]
+                    v_emission[p] -= value * marginal[s, k]
+                    if k == gold:
+                        v_emission[p] += value
+            if s > 0:
+                previous = labels[lo + s - 1]
+                v_transition[previous, gold] += gain * f_transition[previous, gold]
+        for j in range(L):
+            for k in range(L):
+                v_transition[j, k] -= gain * f_transition[j, k] * log_pair[j, k]
+        for k in range(L):
+            v_start[k] -= gain * f_start[k] * marginal[0, k]
+            v_stop[k] -= gain * f_stop[k] * marginal[n - 1, k]
+        v_start[labels[lo]] += gain * f_start[labels[lo]]
+        v_stop[labels[hi - 1]] += gain * f_stop[labels[hi - 1]]
+        t += 1.0
+    for p in range(v.shape[0]):
+        v[p] *= decay
+    clock[0] = t
+    return total
+
+
+@njit
+def corpus_nll(indptr, indices, data, offsets, labels, rows, n_labels, order, coef):
+    """``sum_i -log p(gold_i | x_i)`` over the sentences ``order`` under ``coef``."""
+    total = 0.0
+    longest = longest_sentence(offsets)
+    L = n_labels
+    emission, transition, start, stop, _ = split_coef(coef, L, 1)
+    potentials, shift = exp_potentials(transition, start, stop)
+    scratch = sentence_scratch(longest, L)
+    unary = np.empty((longest, L))
+    outer, log_pair = np.zeros((L, L)), np.empty((L, L))
+    for i in order:
+        lo, hi = offsets[i], offsets[i + 1]
+        n = hi - lo
+        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
+        z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer)
+        if np.isnan(z):
+            z = forward_backward(unary, n, transition, start, stop, scratch[5], log_pair)
+        total += z - path_score(unary, labels[lo:hi], transition, start, stop)
+    return total

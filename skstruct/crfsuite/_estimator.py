@@ -51,7 +51,9 @@ class CRF(BaseEstimator):
     * ``"ap"``: :class:`~skstruct.StructuredPerceptron` (averaged);
     * ``"pa"``: :class:`~skstruct.learners.PassiveAggressive`;
     * ``"arow"``: :class:`~skstruct.learners.AROW`;
-    * ``"l2sgd"``: not available yet (raises :class:`NotImplementedError`).
+    * ``"l2sgd"``: :class:`~skstruct.learners.crf.LinearChainCRF` with
+      ``solver="l2sgd"``: SGD on the same objective (``c2``), with CRFsuite's
+      learning-rate calibration.
 
     An argument that the chosen algorithm does not take raises ``ValueError``, as
     CRFsuite does. The full table of arguments, attributes and what each maps to is in
@@ -79,7 +81,8 @@ class CRF(BaseEstimator):
         ignores it.
     calibration_eta, calibration_rate, calibration_samples, calibration_candidates, \
 calibration_max_trials : optional
-        l2sgd's settings (l2sgd is not available yet).
+        l2sgd's learning-rate calibration (defaults 0.1, 2.0, 1000, 10, 20); l2sgd's
+        ``max_iterations`` is 1000 epochs and its ``delta`` 1e-6 by default.
     pa_type, c, error_sensitive, averaging : optional
         Passive-aggressive's settings (defaults 1, 1.0, True, True).
     variance, gamma : float or None, default=None
@@ -98,7 +101,7 @@ calibration_max_trials : optional
         Threads (joblib's conventions) for lbfgs's gradient and for prediction; the
         model does not depend on it.
     random_state : int, RandomState instance or None, default=0
-        Seeds the order in which ap, pa and arow visit the sequences (CRFsuite's
+        Seeds the order in which l2sgd, ap, pa and arow visit the sequences (CRFsuite's
         training is deterministic, hence 0).
 
     Attributes
@@ -264,9 +267,23 @@ calibration_max_trials : optional
                 verbose=verbose,
             )
         if algorithm == "l2sgd":
-            raise NotImplementedError(
-                "algorithm='l2sgd' is not available yet in skstruct.crfsuite; "
-                "algorithm='lbfgs' minimises the same objective."
+            return LinearChainCRF(
+                solver="l2sgd",
+                c2=_given(self.c2, 1.0),
+                max_iter=_given(self.max_iterations, 1000),
+                period=_given(self.period, 10),
+                delta=_given(self.delta, 1e-6),
+                calibration_eta=_given(self.calibration_eta, 0.1),
+                calibration_rate=_given(self.calibration_rate, 2.0),
+                calibration_samples=_given(self.calibration_samples, 1000),
+                calibration_candidates=_given(self.calibration_candidates, 10),
+                calibration_max_trials=_given(self.calibration_max_trials, 20),
+                all_possible_states=bool(self.all_possible_states),
+                all_possible_transitions=bool(self.all_possible_transitions),
+                min_freq=_given(self.min_freq, 0),
+                boundary_features=False,
+                random_state=self.random_state,
+                verbose=verbose,
             )
         common = dict(
             max_iter=_given(self.max_iterations, 100),

@@ -40,11 +40,13 @@ class TrainingLog:
                 entry.update(
                     loss=record["loss"],
                     feature_norm=record["feature_norm"],
-                    error_norm=record["pg_norm"],
                     active_features=record["active_features"],
-                    linesearch_trials=record["linesearch_trials"],
-                    linesearch_step=record["step"],
                 )
+                for ours, theirs in [("pg_norm", "error_norm"), ("step", "linesearch_step"),
+                                     ("linesearch_trials", "linesearch_trials"),
+                                     ("eta", "eta")]:  # fmt: skip
+                    if ours in record:
+                        entry[theirs] = record[ours]
             else:
                 entry["loss"] = float(record.get("mistakes", np.nan))
             iterations.append(entry)

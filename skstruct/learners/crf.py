@@ -14,6 +14,7 @@ from .._kernels.threads import numba_threads
 from ..structures import EmissionRows
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.validation import check_sequences_and_labels
+from ._l2sgd import _Corpus, minimize_l2sgd
 from ._lbfgs import LINESEARCHES, minimize_lbfgs
 from ._model import StructuredModel
 
@@ -66,14 +67,19 @@ class ChainLikelihood:
 
 class LinearChainCRF(StructuredModel):
     """A first-order linear-chain CRF, trained by L-BFGS (OWL-QN with an L1 term) on
-    its regularised log-likelihood, as CRFsuite's ``lbfgs``.
+    its regularised log-likelihood, as CRFsuite's ``lbfgs``, or by SGD, as its
+    ``l2sgd``.
 
     Minimises ``-sum_i log p(y_i | x_i) + c1 ||w||_1 + c2 ||w||^2`` with
     ``p(y | x) ∝ exp(w . phi(x, y))`` over the chain's parts: (token feature, label)
     emissions, label bigrams, start and stop labels. The gradient comes from
     forward-backward over every training sentence (on ``n_jobs`` threads); the steps
     from L-BFGS when ``c1 = 0`` and from OWL-QN (Andrew & Gao 2007) otherwise, with
-    libLBFGS's stopping rules (``epsilon``, ``period``, ``delta``).
+    libLBFGS's stopping rules (``epsilon``, ``period``, ``delta``). With
+    ``solver="l2sgd"`` the same objective (``c1 = 0``) is minimised by stochastic
+    gradient descent, one sentence at a time, with CRFsuite's learning-rate calibration
+    and stopping rule (:mod:`skstruct.learners._l2sgd`); SGD is sequential, so
+    ``n_jobs`` does not speed it up.
 
     Which weights exist follows CRFsuite's feature generation: emission weights for
     the (feature, label) pairs seen in the training data (or all of them with
@@ -84,6 +90,8 @@ class LinearChainCRF(StructuredModel):
 
     Parameters
     ----------
+    solver : {"lbfgs", "l2sgd"}, default="lbfgs"
+        L-BFGS / OWL-QN over the whole corpus, or SGD.
     features : transformer or None, default=None
         As for :class:`~skstruct.StructuredPerceptron`: None takes token feature dicts.
     n_features : int or None, default=None
@@ -93,15 +101,16 @@ class LinearChainCRF(StructuredModel):
     c2 : float, default=1.0
         Coefficient of the L2 term (CRFsuite's ``c2``, the same scale).
     max_iter : int or None, default=100
-        Iterations at most (CRFsuite's ``max_iterations``; None: no limit).
+        Iterations (l2sgd: epochs) at most (CRFsuite's ``max_iterations``; None: no
+        limit for L-BFGS, 1000 epochs for SGD).
     epsilon : float, default=1e-5
         Stop when ``||g|| / max(1, ||w||) <= epsilon`` (``g``: the gradient, or
         OWL-QN's pseudo-gradient).
     period : int, default=10
-        Iterations over which ``delta`` is tested (0: never).
+        Iterations (epochs) over which ``delta`` is tested (0: never).
     delta : float, default=1e-5
         Stop when the objective fell by less than this fraction over the last
-        ``period`` iterations.
+        ``period`` iterations (CRFsuite's default for l2sgd is 1e-6).
     num_memories : int, default=6
         Correction pairs L-BFGS keeps (CRFsuite's ``num_memories``).
     linesearch : {"MoreThuente", "Backtracking", "StrongBacktracking"}, default="MoreThuente"
@@ -109,6 +118,16 @@ class LinearChainCRF(StructuredModel):
         search, the others libLBFGS's backtracking ones. OWL-QN always backtracks.
     max_linesearch : int, default=20
         Trial steps per line search at most.
+    calibration_eta, calibration_rate : float, default=0.1, 2.0
+        l2sgd: the first learning rate tried when calibrating, and the factor between
+        candidates.
+    calibration_samples, calibration_candidates, calibration_max_trials : int, \
+default=1000, 10, 20
+        l2sgd: sentences the calibration trains on, rates that must lower the
+        objective before it ends, and rates it tries at most.
+    random_state : int, RandomState instance or None, default=None
+        l2sgd: draws the calibration sample and each epoch's order (L-BFGS draws
+        nothing).
     all_possible_states : bool, default=False
         Give every (feature, label) pair a weight, not only those seen in training.
     all_possible_transitions : bool, default=True
@@ -137,15 +156,19 @@ class LinearChainCRF(StructuredModel):
     n_iter_ : int
         Iterations run.
     n_evaluations_ : int
-        Objective and gradient evaluations (passes over the corpus).
+        Passes over the corpus (L-BFGS: objective and gradient evaluations; SGD:
+        epochs, calibration left out).
+    t0_ : float
+        l2sgd: the calibrated offset of the learning rate ``1 / (lambda (t0 + t))``.
     stop_reason_ : str
         Which stopping rule ended training.
     history_ : list of dict
-        Per iteration: ``iteration``, ``loss`` (the objective), ``pg_norm`` (the
-        (pseudo-)gradient's norm), ``feature_norm`` (``||w||``), ``step`` (the step's
-        length), ``evaluations`` (so far), ``linesearch_trials`` (evaluations this
-        iteration), ``active_features`` (nonzero weights) and ``seconds`` (the
-        iteration's; the first also counts setting up).
+        Per iteration (epoch): ``iteration``, ``loss`` (the objective),
+        ``feature_norm`` (``||w||``), ``active_features`` (nonzero weights),
+        ``seconds`` (the iteration's; the first also counts setting up); L-BFGS adds
+        ``pg_norm`` (the (pseudo-)gradient's norm), ``step`` (the step's length),
+        ``evaluations`` (so far) and ``linesearch_trials`` (this iteration's); SGD adds
+        ``eta`` (the learning rate at the epoch's end).
 
     Examples
     --------
@@ -169,6 +192,13 @@ class LinearChainCRF(StructuredModel):
         "delta": [Interval(Real, 0, None, closed="left")],
         "num_memories": [Interval(Integral, 1, None, closed="left")],
         "linesearch": [StrOptions(set(LINESEARCHES))],
+        "solver": [StrOptions({"lbfgs", "l2sgd"})],
+        "calibration_eta": [Interval(Real, 0, None, closed="neither")],
+        "calibration_rate": [Interval(Real, 1, None, closed="neither")],
+        "calibration_samples": [Interval(Integral, 1, None, closed="left")],
+        "calibration_candidates": [Interval(Integral, 1, None, closed="left")],
+        "calibration_max_trials": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
         "max_linesearch": [Interval(Integral, 1, None, closed="left")],
         "all_possible_states": ["boolean"],
         "all_possible_transitions": ["boolean"],
@@ -184,6 +214,7 @@ class LinearChainCRF(StructuredModel):
     def __init__(
         self,
         *,
+        solver="lbfgs",
         features=None,
         n_features=None,
         c1=0.0,
@@ -195,6 +226,12 @@ class LinearChainCRF(StructuredModel):
         num_memories=6,
         linesearch="MoreThuente",
         max_linesearch=20,
+        calibration_eta=0.1,
+        calibration_rate=2.0,
+        calibration_samples=1000,
+        calibration_candidates=10,
+        calibration_max_trials=20,
+        random_state=None,
         all_possible_states=False,
         all_possible_transitions=True,
         min_freq=0,
@@ -202,6 +239,7 @@ class LinearChainCRF(StructuredModel):
         n_jobs=None,
         verbose=0,
     ):
+        self.solver = solver
         self.features = features
         self.n_features = n_features
         self.c1 = c1
@@ -213,6 +251,12 @@ class LinearChainCRF(StructuredModel):
         self.num_memories = num_memories
         self.linesearch = linesearch
         self.max_linesearch = max_linesearch
+        self.calibration_eta = calibration_eta
+        self.calibration_rate = calibration_rate
+        self.calibration_samples = calibration_samples
+        self.calibration_candidates = calibration_candidates
+        self.calibration_max_trials = calibration_max_trials
+        self.random_state = random_state
         self.all_possible_states = all_possible_states
         self.all_possible_transitions = all_possible_transitions
         self.min_freq = min_freq
@@ -222,7 +266,7 @@ class LinearChainCRF(StructuredModel):
 
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):
-        """Minimise the regularised negative log-likelihood by L-BFGS.
+        """Minimise the regularised negative log-likelihood (by ``solver``).
 
         Parameters
         ----------
@@ -236,28 +280,20 @@ class LinearChainCRF(StructuredModel):
         """
         started = time.perf_counter()
         X, y = check_sequences_and_labels(X, y)
-        # L-BFGS draws nothing: the generator the shared set-up keeps is never used
-        encoded, labels = self._initialize(X, y, classes=None, rng=check_random_state(0))
+        rng = check_random_state(self.random_state)
+        encoded, labels = self._initialize(X, y, classes=None, rng=rng)
         self.structure_, fixed = self._weights(encoded, labels)
-        objective = ChainLikelihood(
-            self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs), fixed
-        )
         history = []
-
         ended = [started]  # when the last iteration ended
 
-        def record(state):
-            evaluations = history[-1]["evaluations"] if history else 1
+        def record(state, **fields):
             now = time.perf_counter()
             seconds, ended[0] = now - ended[0], now
             history.append({
                 "iteration": int(state.nit),
                 "loss": float(state.fun),
-                "pg_norm": float(state.pg_norm),
                 "feature_norm": float(np.linalg.norm(state.x)),
-                "step": state.step,
-                "evaluations": int(state.nfev),
-                "linesearch_trials": int(state.nfev) - evaluations,
+                **fields,
                 "active_features": int(np.count_nonzero(state.x)),
                 "seconds": seconds,
             })  # fmt: skip
@@ -267,16 +303,28 @@ class LinearChainCRF(StructuredModel):
         # one BLAS thread: OpenBLAS's threads spin after each of L-BFGS's dot products
         # and slowed the gradient's numba threads by 40% (measured on 2 cores)
         with threadpool_limits(limits=1, user_api="blas"):
-            result = self._minimize(objective, record)
+            if self.solver == "l2sgd":
+                result = self._sgd(encoded, labels, fixed, rng, record)
+            else:
+                result = self._lbfgs(encoded, labels, fixed, record, history)
         self.coef_ = result.x
         self.n_iter_ = int(result.nit)
-        self.n_evaluations_ = int(result.nfev)
         self.stop_reason_ = result.message
         self.history_ = history
         return self
 
-    def _minimize(self, objective, record):
-        return minimize_lbfgs(
+    def _lbfgs(self, encoded, labels, fixed, record, history):
+        objective = ChainLikelihood(
+            self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs), fixed
+        )
+
+        def iteration(state):
+            before = history[-1]["evaluations"] if history else 1
+            record(state, pg_norm=float(state.pg_norm), step=state.step,
+                   evaluations=int(state.nfev),
+                   linesearch_trials=int(state.nfev) - before)  # fmt: skip
+
+        result = minimize_lbfgs(
             objective,
             np.zeros(self.structure_.n_weights),
             c1=self.c1,
@@ -287,8 +335,36 @@ class LinearChainCRF(StructuredModel):
             delta=self.delta,
             linesearch=self.linesearch,
             max_linesearch=self.max_linesearch,
-            callback=record,
+            callback=iteration,
         )
+        self.n_evaluations_ = int(result.nfev)
+        return result
+
+    def _sgd(self, encoded, labels, fixed, rng, record):
+        if self.c1:
+            raise ValueError("solver='l2sgd' has no L1 term: set c1=0 (or solver='lbfgs').")
+        n_structure = self.structure_.n_labels * (self.structure_.n_labels + 2)
+        free = np.ones(n_structure)
+        if fixed is not None:
+            free[fixed[:n_structure]] = 0.0
+        corpus = _Corpus(encoded, labels, self.structure_, free)
+        result = minimize_l2sgd(
+            corpus,
+            self.c2,
+            rng,
+            max_iterations=1000 if self.max_iter is None else self.max_iter,
+            period=self.period,
+            delta=self.delta,
+            calibration_eta=self.calibration_eta,
+            calibration_rate=self.calibration_rate,
+            calibration_samples=self.calibration_samples,
+            calibration_candidates=self.calibration_candidates,
+            calibration_max_trials=self.calibration_max_trials,
+            callback=lambda state: record(state, eta=float(state.eta)),
+        )
+        self.t0_ = float(result.t0)
+        self.n_evaluations_ = int(result.nit)
+        return result
 
     def _weights(self, encoded, labels):
         """The structure with the emission pairs the model has, and the mask of the

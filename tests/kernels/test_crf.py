@@ -122,3 +122,82 @@ def test_threads_never_change_the_result():
     threaded = _kernel(chain, coef, corpus, n_chunks=8, parallel=True)
     assert serial[0] == threaded[0]
     np.testing.assert_array_equal(serial[1], threaded[1])
+
+
+def _sgd_twin(chain, corpus, order, v, free, lam, t0, t):
+    """CRFsuite's l2sgd epoch in plain Python: marginals by enumerating every label
+    sequence, weights as ``decay * v``."""
+    indptr, indices, data, offsets, labels = corpus
+    L = chain.n_labels
+    rows = chain.rows
+    v = v.copy()
+    decay, total = 1.0, 0.0
+    for i in order:
+        lo, hi = offsets[i], offsets[i + 1]
+        n = hi - lo
+        eta = 1.0 / (lam * (t0 + t))
+        decay *= 1.0 - eta * lam
+        gain = eta / decay
+        w = decay * v
+        _, transition, start, stop, _ = chain.split(w)
+        dense = chain.emission_matrix(w).toarray()
+        feats = [(indices[indptr[s] : indptr[s + 1]], data[indptr[s] : indptr[s + 1]])
+                 for s in range(lo, hi)]  # fmt: skip
+        unary = np.array([[vals @ dense[f, k] for k in range(L)] for f, vals in feats])
+
+        def score(path, unary=unary, n=n, transition=transition, start=start, stop=stop):
+            s = start[path[0]] + stop[path[-1]] + sum(unary[q, path[q]] for q in range(n))
+            return s + sum(transition[path[q - 1], path[q]] for q in range(1, n))
+
+        paths = list(all_paths(n, L))
+        scores = np.array([score(p) for p in paths])
+        log_z = logsumexp(scores)
+        gold = tuple(labels[lo:hi])
+        total += log_z - score(gold)
+        v_emission, v_transition, v_start, v_stop, _ = chain.split(v)
+        f_transition = free[: L * L].reshape(L, L)
+        f_start, f_stop = free[L * L : L * (L + 1)], free[L * (L + 1) :]
+        for path, weight in [*zip(paths, -np.exp(scores - log_z)), (gold, 1.0)]:
+            v_start[path[0]] += gain * weight * f_start[path[0]]
+            v_stop[path[-1]] += gain * weight * f_stop[path[-1]]
+            for q in range(n):
+                f, vals = feats[q]
+                for feature, value in zip(f, vals):
+                    p = rows.position_of(feature, path[q])
+                    if p >= 0:
+                        v_emission[p] += gain * weight * value
+                if q:
+                    j, k = path[q - 1], path[q]
+                    v_transition[j, k] += gain * weight * f_transition[j, k]
+        t += 1
+    return v * decay, total
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.integers(0, 10_000), st.integers(1, 3), st.booleans())
+def test_sgd_epoch_equals_its_twin(seed, n_labels, full):
+    corpus = _corpus(seed, n_sentences=5, max_len=4, n_features=5, n_labels=n_labels)
+    chain, coef = _chain(seed, 5, n_labels, full)
+    v = coef * 0.3
+    rng = np.random.default_rng(seed)
+    free = (rng.random(n_labels * (n_labels + 2)) < 0.7).astype(float)
+    order = rng.permutation(5)
+    lam, t0, t = 0.05, 20.0, 3.0
+    want_v, want_loss = _sgd_twin(chain, corpus, order, v, free, lam, t0, t)
+    indptr, indices, data, offsets, labels = corpus
+    got_v, clock = v.copy(), np.array([t])
+    loss = _crf.sgd_epoch(indptr, indices, data, offsets, labels, chain.rows.arrays,
+                          chain.n_labels, order, got_v, free, lam, t0, clock, 4)  # fmt: skip
+    assert clock[0] == t + 5
+    assert loss == pytest.approx(want_loss, rel=1e-9)
+    np.testing.assert_allclose(got_v, want_v, rtol=1e-9, atol=1e-12)
+
+
+def test_corpus_nll_equals_enumeration():
+    corpus = _corpus(11, n_sentences=4, max_len=4, n_features=5, n_labels=3)
+    chain, coef = _chain(11, 5, 3, full=False)
+    want, _ = _enumerated(chain, coef, *corpus)
+    indptr, indices, data, offsets, labels = corpus
+    got = _crf.corpus_nll(indptr, indices, data, offsets, labels, chain.rows.arrays, 3,
+                          np.arange(4), coef)  # fmt: skip
+    assert got == pytest.approx(want, rel=1e-9)
