@@ -135,7 +135,7 @@ calibration_max_trials : optional
     >>> crf.classes_
     ['B-PER', 'O']
     >>> round(crf.predict_marginals_single([{"w": "John"}])[0]["B-PER"], 2)
-    0.87
+    0.64
     """
 
     _parameter_constraints: dict = {
