@@ -20,6 +20,7 @@ import time
 
 import scipy.stats
 import sklearn_crfsuite
+import sklearn_crfsuite.metrics
 from sklearn.metrics import make_scorer
 from sklearn.model_selection import RandomizedSearchCV
 
@@ -84,26 +85,35 @@ def main():
     parser.add_argument("--algorithm", choices=sorted(SETTINGS), default="lbfgs")
     parser.add_argument("--search", action="store_true")
     parser.add_argument("--search-iter", type=int, default=4)
+    parser.add_argument("--search-only", action="store_true", help="skip the fit comparison")
     args = parser.parse_args()
     crfsuite.CRF(max_iterations=2).fit([[{"a": 1.0}]], [["A"]])  # numba's cache loaded
     for name in args.corpora:
         X, y, X_test, y_test = corpus(name)
-        settings = SETTINGS[args.algorithm]
-        theirs = run(lambda s=settings: sklearn_crfsuite.CRF(**s), X, y, X_test, y_test)
-        ours = run(lambda s=settings: crfsuite.CRF(**s, n_jobs=args.n_jobs), X, y, X_test, y_test)
-        for who, r in [("sklearn-crfsuite", theirs), (f"skstruct n_jobs={args.n_jobs}", ours)]:
-            print(f"{name:9} {who:20} F1 {r['f1']:.2f}  fit {r['fit']:6.2f} s  predict "
-                  f"{r['predict']:.2f} s  iterations {r['iterations']}  loss {r['loss']:.2f}",
-                  flush=True)  # fmt: skip
-        print(f"{name:9} ratio skstruct/crfsuite: fit {ours['fit'] / theirs['fit']:.2f}  "
-              f"predict {ours['predict'] / theirs['predict']:.2f}  "
-              f"F1 difference {ours['f1'] - theirs['f1']:+.2f}", flush=True)  # fmt: skip
+        if args.search_only:
+            args.search = True
+        else:
+            compare(name, args, X, y, X_test, y_test)
         if args.search:
             labels = sorted({label for s in y for label in s} - {"O"})
             for who, module in [("sklearn-crfsuite", sklearn_crfsuite), ("skstruct", crfsuite)]:
                 seconds, best, params = search(module, X, y, labels, args.search_iter)
                 print(f"{name:9} search {who:17} {seconds:7.1f} s  best flat F1 {best:.4f} "
                       f"{ {k: round(v, 3) for k, v in params.items()} }", flush=True)  # fmt: skip
+
+
+def compare(name, args, X, y, X_test, y_test):
+    """One fit and predict of each library, and their ratios."""
+    settings = SETTINGS[args.algorithm]
+    theirs = run(lambda: sklearn_crfsuite.CRF(**settings), X, y, X_test, y_test)
+    ours = run(lambda: crfsuite.CRF(**settings, n_jobs=args.n_jobs), X, y, X_test, y_test)
+    for who, r in [("sklearn-crfsuite", theirs), (f"skstruct n_jobs={args.n_jobs}", ours)]:
+        print(f"{name:9} {who:20} F1 {r['f1']:.2f}  fit {r['fit']:6.2f} s  predict "
+              f"{r['predict']:.2f} s  iterations {r['iterations']}  loss {r['loss']:.2f}",
+              flush=True)  # fmt: skip
+    print(f"{name:9} ratio skstruct/crfsuite: fit {ours['fit'] / theirs['fit']:.2f}  "
+          f"predict {ours['predict'] / theirs['predict']:.2f}  "
+          f"F1 difference {ours['f1'] - theirs['f1']:+.2f}", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
