@@ -1,4 +1,5 @@
-"""LinearChainCRF: a first-order conditional random field trained by L-BFGS."""
+"""LinearChainCRF: a first-order conditional random field trained by L-BFGS / OWL-QN
+or by SGD (CRFsuite's ``lbfgs`` and ``l2sgd``)."""
 
 import sys
 import time
@@ -25,7 +26,8 @@ N_CHUNKS = 16
 
 class ChainLikelihood:
     """The CRF objective over an encoded corpus: ``NLL(w) + c2 ||w||^2`` (CRFsuite's
-    scaling of the L2 term) and its gradient, as ``scipy.optimize.minimize`` takes them.
+    scaling of the L2 term) and its gradient, as :func:`~skstruct.learners._lbfgs.minimize_lbfgs`
+    (or ``scipy.optimize.minimize`` with ``jac=True``) takes them.
 
     ``NLL(w) = sum_i log Z(x_i) - w . Phi``: the gold counts ``Phi`` are counted once,
     here; each call runs forward-backward over the sentences, cut into
