@@ -51,3 +51,17 @@ def test_emission_pairs_are_the_seen_ones_unless_all_possible_states(data):
     assert seen.structure_.rows.nnz == len(pairs)
     for f, k in list(pairs)[:50]:
         assert seen.structure_.rows.position_of(f, k) >= 0
+
+
+@pytest.mark.parametrize("min_freq", [0, 2])
+def test_gold_counts_follow_the_layout_min_freq_leaves(data, min_freq):
+    from skstruct.learners.crf import gold_counts
+    from skstruct.structures import EmissionRows
+
+    X, y, _, _ = data
+    crf = LinearChainCRF(features=TokenFeatures(), min_freq=min_freq, max_iter=2).fit(X, y)
+    encoded, labels = crf.encode(X, y)
+    chain, _, counts = crf._weights(encoded, labels)
+    np.testing.assert_array_equal(counts, gold_counts(chain, encoded, labels))
+    seen = EmissionRows.seen(encoded, labels, len(crf.classes_)).nnz
+    assert (chain.rows.nnz < seen) == bool(min_freq)  # min_freq does leave pairs out

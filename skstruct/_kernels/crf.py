@@ -161,8 +161,17 @@ def exp_potentials(transition, start, stop):
     ``exp(transition - shift[0])``, rows ``[L, 2L)`` its transpose, then
     ``exp(start - shift[1])`` and ``exp(stop - shift[2])``."""
     L = transition.shape[0]
-    shift = np.array([transition.max(), start.max(), stop.max()])
-    out = np.empty((2 * L + 2, L))
+    out, shift = np.empty((2 * L + 2, L)), np.empty(3)
+    exp_potentials_into(transition, start, stop, out, shift)
+    return out, shift
+
+
+@njit
+def exp_potentials_into(transition, start, stop, out, shift):
+    """:func:`exp_potentials` into given buffers (SGD's weights change every sentence:
+    no allocation per sentence)."""
+    L = transition.shape[0]
+    shift[0], shift[1], shift[2] = transition.max(), start.max(), stop.max()
     for j in range(L):
         for k in range(L):
             out[j, k] = np.exp(transition[j, k] - shift[0])
@@ -170,7 +179,6 @@ def exp_potentials(transition, start, stop):
     for k in range(L):
         out[2 * L, k] = np.exp(start[k] - shift[1])
         out[2 * L + 1, k] = np.exp(stop[k] - shift[2])
-    return out, shift
 
 
 @njit
@@ -261,6 +269,7 @@ def sgd_epoch(indptr, indices, data, offsets, labels, rows, n_labels, order, v, 
     unary = np.empty((scratch_len, L))
     transition, start, stop = np.empty((L, L)), np.empty(L), np.empty(L)
     outer, log_pair = np.empty((L, L)), np.empty((L, L))
+    potentials, shift = np.empty((2 * L + 2, L)), np.empty(3)
     decay, t, total = 1.0, clock[0], 0.0
     for i in order:
         lo, hi = offsets[i], offsets[i + 1]
@@ -280,7 +289,7 @@ def sgd_epoch(indptr, indices, data, offsets, labels, rows, n_labels, order, v, 
             start[k] = decay * v_start[k]
             stop[k] = decay * v_stop[k]
         gold_score = path_score(unary, labels[lo:hi], transition, start, stop)
-        potentials, shift = exp_potentials(transition, start, stop)
+        exp_potentials_into(transition, start, stop, potentials, shift)
         outer[:, :] = 0.0
         log_z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer)
         if np.isnan(log_z):

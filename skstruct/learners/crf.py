@@ -24,6 +24,15 @@ from ._model import StructuredModel
 N_CHUNKS = 16
 
 
+def gold_counts(structure, encoded, labels):
+    """``Phi = sum_i phi(x_i, y_i)`` in ``structure``'s weight layout."""
+    counts = np.zeros(structure.n_weights)
+    _crf.empirical_counts(encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+                          labels, structure.rows.arrays, structure.n_labels,
+                          counts)  # fmt: skip
+    return counts
+
+
 class ChainLikelihood:
     """The CRF objective over an encoded corpus: ``NLL(w) + c2 ||w||^2`` (CRFsuite's
     scaling of the L2 term) and its gradient, as :func:`~skstruct.learners._lbfgs.minimize_lbfgs`
@@ -32,22 +41,22 @@ class ChainLikelihood:
     ``NLL(w) = sum_i log Z(x_i) - w . Phi``: the gold counts ``Phi`` are counted once,
     here; each call runs forward-backward over the sentences, cut into
     :data:`N_CHUNKS` runs of about equal tokens, each run summed on a thread of its own
-    and the runs added in order. The weights ``fixed`` (a bool mask, or None) get a zero
+    and the runs added in order (``empirical``: ``Phi`` when the caller has it). The
+    weights ``fixed`` (a bool mask, or None) get a zero
     gradient: started at zero, L-BFGS and OWL-QN never move them, so they act as weights
     the model does not have.
     """
 
-    def __init__(self, structure, encoded, labels, c2, n_threads, fixed=None):
+    def __init__(self, structure, encoded, labels, c2, n_threads, fixed=None, empirical=None):
         self.structure, self.encoded = structure, encoded
         self.c2, self.n_threads, self.fixed = c2, n_threads, fixed
         offsets = encoded.offsets
         n_chunks = max(1, min(N_CHUNKS, encoded.n_sentences))
         cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], n_chunks + 1)[1:-1])
         self.chunk_start = np.concatenate([[0], cuts, [encoded.n_sentences]]).astype(np.int64)
-        self.empirical = np.zeros(structure.n_weights)
-        _crf.empirical_counts(encoded.indptr, encoded.indices, encoded.data, offsets, labels,
-                              structure.rows.arrays, structure.n_labels,
-                              self.empirical)  # fmt: skip
+        if empirical is None:
+            empirical = gold_counts(structure, encoded, labels)
+        self.empirical = empirical
         self.log_z = np.empty(n_chunks)
         self.grads = np.empty((n_chunks, structure.n_weights))
 
@@ -284,7 +293,7 @@ default=1000, 10, 20
         X, y = check_sequences_and_labels(X, y)
         rng = check_random_state(self.random_state)
         encoded, labels = self._initialize(X, y, classes=None, rng=rng)
-        self.structure_, fixed = self._weights(encoded, labels)
+        self.structure_, fixed, counts = self._weights(encoded, labels)
         history = []
         ended = [started]  # when the last iteration ended
 
@@ -308,17 +317,18 @@ default=1000, 10, 20
             if self.solver == "l2sgd":
                 result = self._sgd(encoded, labels, fixed, rng, record)
             else:
-                result = self._lbfgs(encoded, labels, fixed, record, history)
+                result = self._lbfgs(encoded, labels, fixed, counts, record, history)
         self.coef_ = result.x
         self.n_iter_ = int(result.nit)
         self.stop_reason_ = result.message
         self.history_ = history
         return self
 
-    def _lbfgs(self, encoded, labels, fixed, record, history):
+    def _lbfgs(self, encoded, labels, fixed, counts, record, history):
         objective = ChainLikelihood(
-            self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs), fixed
-        )
+            self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs), fixed,
+            empirical=counts,
+        )  # fmt: skip
 
         def iteration(state):
             before = history[-1]["evaluations"] if history else 1
@@ -369,8 +379,9 @@ default=1000, 10, 20
         return result
 
     def _weights(self, encoded, labels):
-        """The structure with the emission pairs the model has, and the mask of the
-        weights it lacks (kept at zero: label bigrams, start and stop)."""
+        """The structure with the emission pairs the model has, the mask of the weights
+        it lacks (kept at zero: label bigrams, start and stop) and the gold counts
+        ``Phi`` in the structure's layout."""
         chain = self.structure_
         L = chain.n_labels
         if self.all_possible_states:
@@ -378,18 +389,19 @@ default=1000, 10, 20
         else:
             rows = EmissionRows.seen(encoded, labels, L)
         chain = chain.with_rows(rows)
-        counts = np.zeros(chain.n_weights)
-        _crf.empirical_counts(encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                              labels, rows.arrays, L, counts)  # fmt: skip
+        counts = gold_counts(chain, encoded, labels)
         emission_counts, transition_counts, _start, _stop, _ = chain.split(counts)
         if self.min_freq > 0:
             keep = np.zeros(rows.pool_size, dtype=bool)
             keep[rows.live_slots()] = emission_counts[rows.live_slots()] >= self.min_freq
-            chain = chain.with_rows(rows.compacted(keep=keep)[0])
+            rows, slots = rows.compacted(keep=keep)
+            n_structure = counts.size - emission_counts.size
+            counts = np.concatenate([counts[:n_structure], emission_counts[slots]])
+            chain = chain.with_rows(rows)
         fixed = np.zeros(chain.n_weights, dtype=bool)
         _, fixed_transition, fixed_start, fixed_stop, _ = chain.split(fixed)
         if not self.all_possible_transitions:
             fixed_transition[transition_counts == 0] = True
         fixed_transition[transition_counts < self.min_freq] = True
         fixed_start[:] = fixed_stop[:] = not self.boundary_features
-        return chain, (fixed if fixed.any() else None)
+        return chain, (fixed if fixed.any() else None), counts
