@@ -17,16 +17,7 @@ Examples
 1.0
 """
 
-import importlib
-
-from . import metrics
+from . import metrics, scorers
 from ._estimator import CRF
 
 __all__ = ["CRF", "metrics", "scorers"]
-
-
-def __getattr__(name):
-    # scorers imports sklearn.metrics (0.3 s, 40 MB): only when asked for
-    if name == "scorers":
-        return importlib.import_module(f"{__name__}.scorers")
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
