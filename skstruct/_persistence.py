@@ -53,6 +53,7 @@ from .learners import (
 )
 from .learners.crf import LinearChainCRF
 from .structures import ArcFactoredTree, EmissionRows, LinearChain, TransitionSystem
+from .structures.constraints import ChainConstraints
 from .updates import UPDATE_RULES, MixedAssignments, PassiveAggressiveUpdate
 
 __all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "save"]
@@ -97,6 +98,7 @@ _OBJECTS = {
     for cls in (
         TokenDictEncoder,
         LinearChain,
+        ChainConstraints,
         EmissionRows,
         ArcFactoredTree,
         TransitionSystem,
@@ -260,6 +262,9 @@ class _Writer:
             return {"$": "tuple", "items": self.encode(list(value), where)}
         if type(value) is dict:
             return self._dict(value, where)
+        if type(value) in (set, frozenset):  # as a decoder's allowed pairs
+            items = sorted(value, key=repr)  # a stable file for the same set
+            return {"$": type(value).__name__, "items": self.encode(items, where)}
         if type(value) is np.random.RandomState:
             return self._random_state(value, where)
         name = type(value).__name__
@@ -490,6 +495,12 @@ class _Reader:
     def _decode_tuple(self, node):
         return tuple(self._list(node["items"]))
 
+    def _decode_set(self, node):
+        return set(self._list(node["items"]))
+
+    def _decode_frozenset(self, node):
+        return frozenset(self._list(node["items"]))
+
     def _decode_dict(self, node):
         keys, values = self._list(node.get("keys", [])), self._list(node.get("values", []))
         if len(keys) != len(values):
@@ -544,6 +555,7 @@ class _Reader:
         if cls is EmissionRows:
             _check_rows(instance)
         elif cls is LinearChain:
+            vars(instance).setdefault("constraints", None)  # saved before constraints
             # a version 1 chain has no rows yet: its estimator gives it full ones
             _check_chain(instance, "a chain", needs_rows=self.version >= 2)
         return instance
@@ -701,6 +713,9 @@ def _check_chain(chain, where, needs_rows=True):
         raise ValueError(
             f"{where} has n_features={n_features!r}, n_labels={n_labels!r}, order={order!r}"
         )
+    constraints = vars(chain).get("constraints")
+    if constraints is not None:
+        _check_constraints(constraints, n_labels, where)
     rows = vars(chain).get("rows")
     if rows is None and not needs_rows:
         return
@@ -711,6 +726,20 @@ def _check_chain(chain, where, needs_rows=True):
     live = rows.labels[rows.live_slots()]
     if live.size and live.max() >= n_labels:
         raise ValueError(f"{where}: its emission rows hold labels beyond its {n_labels} labels")
+
+
+def _check_constraints(constraints, n_labels, where):
+    """Refuse constraints whose masks do not fit the chain's labels."""
+    if type(constraints) is not ChainConstraints:
+        raise ValueError(f"{where} has constraints {_describe(constraints)}")
+    shapes = {"transition": (n_labels, n_labels), "start": (n_labels,), "stop": (n_labels,)}
+    for name, shape in shapes.items():
+        mask = vars(constraints).get(name)
+        if not (isinstance(mask, np.ndarray) and mask.dtype == bool and mask.shape == shape):
+            raise ValueError(f"{where}: constraints.{name} is {_describe(mask)}, not bool {shape}")
+    if not isinstance(vars(constraints).get("description"), str):
+        raise ValueError(f"{where}: constraints have no description")
+    vars(constraints).pop("_feasible", None)  # a cache: recomputed when needed
 
 
 def _upgrade_from_version_1(estimator):
@@ -739,6 +768,8 @@ def _upgrade_from_version_1(estimator):
             if array is not None:
                 setattr(owner, name, np.concatenate([array[n_emission:], array[:n_emission]]))
         structure.rows = EmissionRows.full(n_features, n_labels)
+        # attributes in the order a chain sets them (constraints after rows)
+        structure.constraints = vars(structure).pop("constraints", None)
     if weights is not None and structure is not None and "structure" not in vars(weights):
         state = vars(weights)
         arrays = dict(state)

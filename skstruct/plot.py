@@ -13,6 +13,7 @@ function draws on ``ax`` when given and returns the Axes drawn on.
 * :func:`plot_invalid_update_rate`: how often perceptron updates are invalid, against
   the beam size (Huang, Fayong & Guo 2012, Figure 5).
 * :func:`plot_transition_weights`: heat map of a chain model's label-bigram weights.
+* :func:`plot_reliability`: reliability diagram of token marginals (calibration).
 
 Install matplotlib with ``pip install 'skstruct[plot]'``.
 """
@@ -29,6 +30,7 @@ __all__ = [
     "plot_invalid_update_rate",
     "plot_learning_curve",
     "plot_objectives",
+    "plot_reliability",
     "plot_score_vs_time",
     "plot_transition_weights",
 ]
@@ -602,4 +604,55 @@ def plot_transition_weights(estimator, *, ax=None, cmap="RdBu_r", annotate=None,
             )
     if colorbar:
         ax.figure.colorbar(image, ax=ax, label="weight")
+    return ax
+
+
+def plot_reliability(y_true, marginals, *, n_bins=15, ax=None, label=None):
+    """Reliability diagram of token marginals: accuracy against confidence per bin.
+
+    Each point is a confidence bin (:func:`skstruct.metrics.reliability_bins`): the
+    mean probability of the tokens' most probable label, and how often that label was
+    right. A calibrated model lies on the diagonal, drawn dashed. Call it twice on one
+    ``ax`` to compare, e.g. before and after ``calibrate``.
+
+    Parameters
+    ----------
+    y_true : list of label sequences
+    marginals : list of list of dict
+        As ``predict_marginals`` returns them.
+    n_bins : int, default=15
+    ax : matplotlib Axes, default=None
+        Where to draw; ``None`` makes a new figure.
+    label : str, default=None
+        Legend entry; the expected calibration error is appended to it.
+
+    Returns
+    -------
+    ax : matplotlib Axes
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from skstruct.plot import plot_reliability
+    >>> y = [["A", "B"]]
+    >>> marginals = [[{"A": 0.9, "B": 0.1}, {"A": 0.6, "B": 0.4}]]
+    >>> ax = plot_reliability(y, marginals, ax=Figure().subplots(), label="model")
+    >>> ax.get_legend_handles_labels()[1]
+    ['model (ECE 0.350)']
+    """
+    from .metrics import expected_calibration_error, reliability_bins
+
+    counts, confidence, accuracy = reliability_bins(y_true, marginals, n_bins=n_bins)
+    ece = expected_calibration_error(y_true, marginals, n_bins=n_bins)
+    ax = _axes(ax)
+    full = counts > 0
+    if not ax.lines:  # the diagonal once, however many models are drawn
+        ax.plot([0, 1], [0, 1], linestyle="--", color="grey", linewidth=1)
+    name = f"ECE {ece:.3f}" if label is None else f"{label} (ECE {ece:.3f})"
+    ax.plot(confidence[full], accuracy[full], marker="o", label=name)
+    ax.set_xlim(0, 1)
+    ax.set_ylim(0, 1)
+    ax.set_xlabel("confidence (probability of the top label)")
+    ax.set_ylabel("accuracy")
+    ax.legend(loc="upper left")
     return ax

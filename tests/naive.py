@@ -99,6 +99,16 @@ class ChainModel:
     def decode(self, sentence, w):
         return viterbi(*self.potentials(sentence, w), first_order=self.first_order)
 
+    def complete(self, sentence, w, labels):
+        """``labels`` with None filled in by the best path that has the others."""
+        if None not in labels:
+            return labels
+        unary, transition, start, stop = self.potentials(sentence, w)
+        for t, label in enumerate(labels):
+            if label is not None:
+                unary[t] = [v if k == label else -np.inf for k, v in enumerate(unary[t])]
+        return viterbi(unary, transition, start, stop, first_order=self.first_order)
+
     def to_flat(self, w):
         """Dict weights in the package's flat layout [emission | transition | start | stop]."""
         F, L = self.n_features, self.n_labels
@@ -152,10 +162,11 @@ def perceptron(model, sentences, labels, orders, batch_size=1):
         for lo in range(0, len(order), batch_size):
             batch = order[lo : lo + batch_size]
             predictions = [model.decode(sentences[i], w) for i in batch]
-            for i, pred in zip(batch, predictions):
-                if list(pred) != list(labels[i]):
+            golds = [model.complete(sentences[i], w, labels[i]) for i in batch]
+            for i, pred, gold in zip(batch, predictions, golds):
+                if list(pred) != list(gold):
                     wrong += 1
-                    for part, v in model.phi(sentences[i], labels[i]).items():
+                    for part, v in model.phi(sentences[i], gold).items():
                         w[part] = w.get(part, 0.0) + v
                     for part, v in model.phi(sentences[i], pred).items():
                         w[part] = w.get(part, 0.0) - v

@@ -77,6 +77,7 @@ TREES = tuple(f"{name}+eisner" for name in CHAINS)
 #: Which learners a case runs with; None: no learner (readers).
 APPLIES = {
     "chains": CHAINS,
+    "batch chains": ("eg",),  # the online learners take None as an unknown label
     "trees": TREES,
     "chains, trees": CHAINS + TREES,
     "labelled trees": tuple(name for name in TREES if not name.startswith("eg")),  # EG: heads
@@ -727,12 +728,15 @@ CATALOGUE = [
         lambda c: c.new().fit(TREE_X, [LABELLED_Y[0], [(2, "nsubj"), (0, 1)], *LABELLED_Y[2:]]),
     ),
     Case(
-        "none-label", "a label `None`", "fit", "chains",
+        "none-label", "a label `None`", "fit", "batch chains",
         TypeError,
         r"^Example 1: label None at position 0 of y\[1\] has type NoneType; labels must be "
-        r"strings or numbers\.$",
+        r"strings or numbers \(None marks an unknown label only for the learners that train "
+        r"on partially labelled sequences: StructuredPerceptron, SWVP, PassiveAggressive, "
+        r"AROW\)\.$",
         "Example 1: label None at position 0 of y[1] has type NoneType; labels must be strings "
-        "or numbers.",
+        "or numbers (None marks an unknown label only for the learners that train on "
+        "partially labelled sequences: StructuredPerceptron, SWVP, PassiveAggressive, AROW).",
         lambda c: c.new().fit(c.X, [c.y[0], [None, "B", "A"], *c.y[2:]]),
     ),
     Case(

@@ -26,6 +26,7 @@ DOCUMENTED_MODULES = [
     "skstruct.datasets",
     "skstruct.decoders",
     "skstruct.features",
+    "skstruct.inspect",
     "skstruct.learners",
     "skstruct.metrics",
     "skstruct.plot",

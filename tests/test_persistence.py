@@ -554,6 +554,7 @@ def _as_version_1(model):
                 weights.coef = _dense_layout(weights.structure, weights.coef)
                 weights.coef_sum = _dense_layout(weights.structure, weights.coef_sum)
             del structure.rows
+            del structure.constraints  # chains had none before
         if weights is not None:
             del weights.structure
     return model

@@ -29,19 +29,13 @@ def _logsumexp(values):
 
 
 @njit
-def forward_backward(unary, n, pair, start, stop, mu_unary, mu_pair):
-    """Marginals and log-partition of a chain of ``n`` tokens.
-
-    unary : float64 (>= n, L); pair : float64 (L, L) indexed [prev, curr];
-    start, stop : float64 (L,).
-    Writes ``mu_unary[t, k] = p(y_t = k)`` (rows ``:n``) and ``mu_pair[j, k] =
-    sum_{t>=1} p(y_{t-1} = j, y_t = k)`` (the expected count of each transition);
-    returns log Z. The start and stop marginals are ``mu_unary[0]`` and
-    ``mu_unary[n - 1]``.
-    """
+def log_tables(unary, n, pair, start, stop, alpha, beta):
+    """Forward and backward tables of a chain of ``n`` tokens, in log space: ``alpha[t,
+    k]`` sums the prefixes ending with label ``k`` at ``t`` (start and unary scores
+    included), ``beta[t, k]`` the suffixes after it (``beta[n - 1] = stop``). Writes
+    rows ``:n`` of both (float64 (>= n, L)); returns log Z. Scores of ``-inf`` (parts a
+    constraint forbids) count as impossible."""
     L = unary.shape[1]
-    alpha = np.empty((n, L))
-    beta = np.empty((n, L))
     work = np.empty(L)
     for k in range(L):
         alpha[0, k] = start[k] + unary[0, k]
@@ -59,7 +53,24 @@ def forward_backward(unary, n, pair, start, stop, mu_unary, mu_pair):
             beta[t, j] = _logsumexp(work)
     for k in range(L):
         work[k] = alpha[n - 1, k] + stop[k]
-    log_z = _logsumexp(work)
+    return _logsumexp(work)
+
+
+@njit
+def forward_backward(unary, n, pair, start, stop, mu_unary, mu_pair):
+    """Marginals and log-partition of a chain of ``n`` tokens.
+
+    unary : float64 (>= n, L); pair : float64 (L, L) indexed [prev, curr];
+    start, stop : float64 (L,).
+    Writes ``mu_unary[t, k] = p(y_t = k)`` (rows ``:n``) and ``mu_pair[j, k] =
+    sum_{t>=1} p(y_{t-1} = j, y_t = k)`` (the expected count of each transition);
+    returns log Z. The start and stop marginals are ``mu_unary[0]`` and
+    ``mu_unary[n - 1]``.
+    """
+    L = unary.shape[1]
+    alpha = np.empty((n, L))
+    beta = np.empty((n, L))
+    log_z = log_tables(unary, n, pair, start, stop, alpha, beta)
     for t in range(n):
         for k in range(L):
             mu_unary[t, k] = np.exp(alpha[t, k] + beta[t, k] - log_z)

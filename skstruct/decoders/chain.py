@@ -11,17 +11,33 @@ import numpy as np
 
 from .._kernels import beam as _beam
 from .._kernels import chain as _chain
+from .._kernels import kbest as _kbest
 from ..structures import LinearChain, SearchTrace
+from ..structures.constraints import ChainConstraints
 from ..tasks import SEQUENCE_LABELLING
-from ..utils._sklearn_compat import Interval
+from ..utils._sklearn_compat import Interval, StrOptions
 from ._base import PARALLEL_FROM, Capabilities, Decoder
+
+#: ``allowed``: a tagging scheme, or the allowed (label_from, label_to) pairs.
+ALLOWED = [None, StrOptions({"bio", "bioes"}), set, frozenset, list, tuple]
 
 
 class _ChainDecoder(Decoder):
-    def make_structure(self, n_features, n_labels):
-        """The :class:`~skstruct.structures.LinearChain` this decoder searches."""
+    def make_structure(self, n_features, n_labels, labels=None):
+        """The :class:`~skstruct.structures.LinearChain` this decoder searches, with the
+        constraints of ``allowed`` resolved against the label names ``labels`` (in id
+        order; needed when ``allowed`` is set)."""
         self._validate_params()
-        return LinearChain(n_features, n_labels, order=self.order)
+        allowed = getattr(self, "allowed", None)
+        if allowed is not None and self.order == 0:
+            raise ValueError(
+                f"allowed={allowed!r} constrains transitions, which a chain of order 0 "
+                f"does not have: use Viterbi(order=1) or order=2."
+            )
+        if allowed is not None and labels is None:
+            raise ValueError("allowed needs the label names to resolve against.")
+        constraints = None if allowed is None else ChainConstraints.from_allowed(allowed, labels)
+        return LinearChain(n_features, n_labels, order=self.order, constraints=constraints)
 
     def _capabilities(self, exact):
         return Capabilities(
@@ -44,8 +60,9 @@ class _ChainDecoder(Decoder):
         )
 
     def _beam_predict(self, structure, encoded, coef, beam_size):
+        structure.check_lengths(encoded)
         arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                  structure.rows.arrays, coef)  # fmt: skip
+                  structure.rows.arrays, structure.constrain(coef))  # fmt: skip
         parallel = encoded.n_sentences >= PARALLEL_FROM
         kernel = _beam.beam_predict_batch if parallel else _beam.beam_predict_batch_serial
         return kernel(*arrays, structure.n_labels, structure.order, beam_size)
@@ -64,6 +81,13 @@ class Viterbi(_ChainDecoder):
         labels and decodes in O(n L^2); ``2`` adds label trigrams, O(n L^3); ``0`` has
         no transitions, so each token is labelled on its own (a multiclass perceptron
         per token) in O(n L).
+    allowed : {"bio", "bioes"}, set of (str, str) pairs or None, default=None
+        The label sequences the search may return, in training (the outputs the
+        updates compare with the gold) and in prediction. ``"bio"``: IOB2, ``I-X``
+        only after ``B-X`` or ``I-X``; ``"bioes"`` (or BILOU): entities as
+        ``B I* E`` or ``S``; or exactly the ``(label_from, label_to)`` transitions given.
+        See :class:`~skstruct.structures.constraints.ChainConstraints`. Training data
+        whose gold labels break the constraint is refused, naming the example.
 
     Notes
     -----
@@ -84,10 +108,14 @@ class Viterbi(_ChainDecoder):
     StructuredPerceptron(decoder=Viterbi(order=2))
     """
 
-    _parameter_constraints: dict = {"order": [Interval(Integral, 0, 2, closed="both")]}
+    _parameter_constraints: dict = {
+        "order": [Interval(Integral, 0, 2, closed="both")],
+        "allowed": ALLOWED,
+    }
 
-    def __init__(self, order=1):
+    def __init__(self, order=1, allowed=None):
         self.order = order
+        self.allowed = allowed
 
     @property
     def capabilities(self):
@@ -101,9 +129,28 @@ class Viterbi(_ChainDecoder):
         """An exact beam search (``L ** order`` wide) tracing the gold prefixes."""
         return self._beam_search(structure, scores, gold, structure.n_states, restarts)
 
+    def nbest(self, structure, scores, k):
+        """The ``k`` best label paths with their scores, best first (exact list
+        Viterbi; first order only): ``[(path int32 (n,), score), ...]``, fewer when
+        fewer have a score above ``-inf``. The first is :meth:`decode`'s path."""
+        if structure.order != 1:
+            advice = (
+                "BeamSearch(order=2, beam_size=...) gives the beam's best"
+                if structure.order == 2
+                else "order 0 labels each token on its own"
+            )
+            raise ValueError(
+                f"The exact n best need a first-order chain (Viterbi(order=1)), not order "
+                f"{structure.order}; {advice}."
+            )  # fmt: skip
+        paths, totals = _kbest.kbest_paths(scores.unary, scores.transition, scores.start,
+                                           scores.stop, k)  # fmt: skip
+        return list(zip(paths, totals.tolist()))
+
     def predict(self, structure, encoded, coef):
+        structure.check_lengths(encoded)
         arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                  structure.rows.arrays, coef)  # fmt: skip
+                  structure.rows.arrays, structure.constrain(coef))  # fmt: skip
         parallel = encoded.n_sentences >= PARALLEL_FROM
         kernel = _chain.predict_batch if parallel else _chain.predict_batch_serial
         return kernel(*arrays, structure.n_labels, structure.order)
@@ -123,6 +170,8 @@ class BeamSearch(_ChainDecoder):
         Hypotheses kept per token; ``1`` is greedy search.
     order : {1, 2}, default=1
         Markov order of the chain (see :class:`Viterbi`).
+    allowed : {"bio", "bioes"}, set of (str, str) pairs or None, default=None
+        The label sequences the search may return (see :class:`Viterbi`).
 
     Notes
     -----
@@ -141,11 +190,13 @@ class BeamSearch(_ChainDecoder):
     _parameter_constraints: dict = {
         "beam_size": [Interval(Integral, 1, None, closed="left")],
         "order": [Interval(Integral, 1, 2, closed="both")],
+        "allowed": ALLOWED,
     }
 
-    def __init__(self, beam_size=4, order=1):
+    def __init__(self, beam_size=4, order=1, allowed=None):
         self.beam_size = beam_size
         self.order = order
+        self.allowed = allowed
 
     @property
     def capabilities(self):
@@ -159,6 +210,24 @@ class BeamSearch(_ChainDecoder):
         """Beam search of ``beam_size`` tracing the gold prefixes."""
         return self._beam_search(structure, scores, gold, self.beam_size, restarts)
 
+    def nbest(self, structure, scores, k):
+        """The best ``k`` (at most ``beam_size``) label paths left in the final beam
+        with their scores, best first: ``[(path int32 (n,), score), ...]``. Not the
+        exact ``k`` best: the beam dropped the others on the way. The first is
+        :meth:`decode`'s path."""
+        trace = self.search(structure, scores, _NO_GOLD)
+        n = scores.unary.shape[0]
+        found = []
+        for slot in range(min(k, self.beam_size)):
+            if trace.labels[n - 1, slot] < 0:  # the beam held fewer items
+                break
+            path = np.empty(n, dtype=np.int32)
+            _beam.backtrack(trace.labels, trace.parents, n - 1, slot, path)
+            score = structure.path_score(scores, path)
+            if score > -np.inf:
+                found.append((path, score))
+        return found
+
     def predict(self, structure, encoded, coef):
         return self._beam_predict(structure, encoded, coef, self.beam_size)
 
@@ -170,6 +239,8 @@ class Greedy(BeamSearch):
     ----------
     order : {1, 2}, default=1
         Markov order of the chain.
+    allowed : {"bio", "bioes"}, set of (str, str) pairs or None, default=None
+        The label sequences the search may return (see :class:`Viterbi`).
 
     Examples
     --------
@@ -180,10 +251,14 @@ class Greedy(BeamSearch):
 
     #: Always one hypothesis.
     beam_size = 1
-    _parameter_constraints: dict = {"order": [Interval(Integral, 1, 2, closed="both")]}
+    _parameter_constraints: dict = {
+        "order": [Interval(Integral, 1, 2, closed="both")],
+        "allowed": ALLOWED,
+    }
 
-    def __init__(self, order=1):
+    def __init__(self, order=1, allowed=None):
         self.order = order
+        self.allowed = allowed
 
 
 _NO_GOLD = np.zeros(0, dtype=np.int32)

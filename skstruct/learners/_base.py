@@ -11,6 +11,7 @@ chooses its update rule (``_resolve``) and, through it, what the decoder must do
 import copy
 import time
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
@@ -30,6 +31,9 @@ from ._weights import AveragedWeights
 
 class BaseStructuredLearner(StructuredModel):
     """Online structured learner over lists of sequences (see subclasses)."""
+
+    #: ``y`` may hold None for unknown labels (see :meth:`run_epoch`).
+    learns_partial_labels = True
 
     _parameter_constraints: dict = {
         "decoder": [HasMethods(["make_structure", "decode", "search", "predict"]), None],
@@ -167,6 +171,7 @@ class BaseStructuredLearner(StructuredModel):
     def _extend(self, X, y):
         """Continue training on ``X``, ``y``: grow the vocabulary, keep the labels."""
         self._resolve()
+        self.__dict__.pop("temperature_", None)  # calibrated for the weights before
         encoded, outputs = self.task_.extend(self, X, y)
         state = self._weights
         if encoded.n_features != state.structure.n_features:
@@ -262,10 +267,15 @@ class BaseStructuredLearner(StructuredModel):
         """
         encoded, outputs = data
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
-        with numba_threads(effective_n_jobs(self.n_jobs)) as n_threads:
+        # a decoder's allowed= (a chain's constraints) holds for the whole epoch
+        forbidding = getattr(structure, "forbidding", None)
+        constrained = nullcontext() if forbidding is None else forbidding(state)
+        with numba_threads(effective_n_jobs(self.n_jobs)) as n_threads, constrained:
             minibatch = Minibatch.of(self.batch_size, len(order), n_threads)
             fused = fused_epoch(structure, decoder, rule)
-            if fused is not None:
+            # partial labels: each gold is completed from the weights of its turn, which
+            # the generic loop does (the fused kernels take fixed golds)
+            if fused is not None and not _has_unknown(structure, outputs):
                 return fused(structure, decoder, rule, encoded, outputs, order, state, minibatch)
             return self._generic_epoch(state, encoded, outputs, order, minibatch)
 
@@ -276,11 +286,17 @@ class BaseStructuredLearner(StructuredModel):
         GIL), then the updates are applied in order."""
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
         task, offsets, search = self.task_, encoded.offsets, rule.needs_trace
+        partial = _has_unknown(structure, outputs)
         stats, correct = rule.epoch_stats(), 0
 
         def decode(i):
             gold = outputs[offsets[i] : offsets[i + 1]]
             scores = structure.scores(encoded, i, state.coef)
+            if partial:
+                try:
+                    gold = structure.complete(scores, gold)
+                except ValueError as exc:
+                    raise ValueError(f"Example {i}: {exc}.") from None
             if search:
                 return gold, scores, decoder.search(structure, scores, gold, rule.restarts)
             return gold, scores, DecodedOutput(decoder.decode(structure, scores), gold)
@@ -334,6 +350,11 @@ class BaseStructuredLearner(StructuredModel):
         for name in ("encoder_", "features_", "history_", "_weights", "_rng"):
             slim.__dict__.pop(name, None)
         return slim
+
+
+def _has_unknown(structure, outputs):
+    """Whether some gold label is unknown (-1: None in ``y``), for a chain."""
+    return hasattr(structure, "complete") and bool((outputs < 0).any())
 
 
 class EarlyStopping:

@@ -5,8 +5,6 @@ log (issue 18 asks for the same names on all of them)."""
 import numpy as np
 from sklearn.utils.validation import check_is_fitted
 
-from .._kernels.chain_marginals import corpus_token_marginals
-from .._kernels.threads import numba_threads
 from ..structures import LinearChain
 from ..utils.validation import examples_from, sequence_chunks
 
@@ -131,7 +129,9 @@ class ChainInspectionMixin:
         """Per token, the probability of every label: ``p(y_t = label | x)`` by
         forward-backward over the model's scores.
 
-        For :class:`~skstruct.learners.crf.LinearChainCRF` these are the model's
+        Only the label sequences the decoder's ``allowed`` leaves count, and the scores
+        are divided by ``temperature_`` once :meth:`calibrate` has fitted it. For
+        :class:`~skstruct.learners.crf.LinearChainCRF` these are the model's
         probabilities; for a perceptron's or SVM's weights, which were never trained
         as probabilities, they only rank labels (as CRFsuite's tagger computes them for
         its perceptron models too).
@@ -145,17 +145,13 @@ class ChainInspectionMixin:
         list of list of dict
             For each sequence, for each token, ``{label: probability}``.
         """
-        structure = self._fitted_chain("predict_marginals", order=1)
+        structure, coef = self._probability_coef("predict_marginals")
         classes = self.classes_.tolist()
         result = []
         for start, chunk, _ in sequence_chunks(X):
             with examples_from(start):
                 encoded = self.task_.encode_X(self, chunk)
-            out = np.empty((encoded.n_tokens, structure.n_labels))
-            with numba_threads(self._prediction_threads()):
-                corpus_token_marginals(encoded.indptr, encoded.indices, encoded.data,
-                                       encoded.offsets, structure.rows.arrays, self.coef_,
-                                       structure.n_labels, out)  # fmt: skip
+                out = self.token_marginals(encoded, coef, structure)
             bounds = encoded.offsets.tolist()
             rows = out.tolist()
             result.extend(

@@ -5,6 +5,8 @@ task; the task encodes ``X`` and ``y`` and turns output ids back into labels or 
 A learner sets ``coef_`` in the weight layout of ``structure_``.
 """
 
+from numbers import Integral
+
 import numpy as np
 from joblib import effective_n_jobs
 from joblib.parallel import get_active_backend
@@ -22,10 +24,11 @@ from ..utils.validation import (
     is_lazy,
     sequence_chunks,
 )
+from ._confidence import ChainConfidenceMixin
 from ._inspection import ChainInspectionMixin
 
 
-class StructuredModel(ChainInspectionMixin, BaseEstimator):
+class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator):
     """A linear model over sequences or trees (see the learners that subclass it)."""
 
     #: Whether the learner can learn relation labels with heads.
@@ -78,6 +81,7 @@ class StructuredModel(ChainInspectionMixin, BaseEstimator):
         """Fresh fitted state for ``X``, ``y``; returns the encoded training data.
         ``decoder``: the one :meth:`check_decoder` returned, if called already."""
         self._resolve()
+        self.__dict__.pop("temperature_", None)  # calibrated for the weights of a past fit
         self.decoder_ = self.check_decoder() if decoder is None else decoder
         encoded, outputs = self.task_.initialize(self, X, y, classes)
         self._rng = check_random_state(self.random_state) if rng is None else rng
@@ -96,7 +100,7 @@ class StructuredModel(ChainInspectionMixin, BaseEstimator):
 
     # -- prediction -----------------------------------------------------------------------
 
-    def predict(self, X):
+    def predict(self, X, fixed=None):
         """Label sequences for ``X``.
 
         Parameters
@@ -106,6 +110,12 @@ class StructuredModel(ChainInspectionMixin, BaseEstimator):
             :data:`~skstruct.utils.validation.CHUNK_SIZE` (4096) sequences at a time, each
             chunk encoded and decoded before the next is read: features of the whole
             input are never held at once.
+        fixed : list, default=None
+            Labels known in advance (sequence labelling): one entry per sequence of
+            ``X``, None, a dict ``{position: label}``, or a list of one label or None
+            per token. The best sequence that has them is returned (and keeps to the
+            decoder's ``allowed``); a ValueError names an example that has no such
+            sequence.
 
         Returns
         -------
@@ -124,10 +134,114 @@ class StructuredModel(ChainInspectionMixin, BaseEstimator):
         for start, chunk, _ in sequence_chunks(X):
             with examples_from(start):  # errors name examples by their index in X
                 encoded = self.task_.encode_X(self, chunk)
-            labels = self.task_.predictions(self, self._predict_ids(encoded, self.coef_))
+                forced = self._fixed_labels(fixed, start, chunk)
+                ids = self._predict_ids(encoded, self.coef_)
+                if forced:
+                    coef = self.structure_.constrain(self.coef_)
+                    for i, known in forced.items():
+                        scores = self._sentence_scores(encoded, coef, i, known)
+                        path = self.decoder_.decode(self.structure_, scores)
+                        if not self.structure_.path_score(scores, path) > -np.inf:
+                            self._refuse_unreachable(i, known)
+                        ids[encoded.offsets[i] : encoded.offsets[i + 1]] = path
+            labels = self.task_.predictions(self, ids)
             bounds = encoded.offsets.tolist()
             predicted.extend(labels[bounds[i] : bounds[i + 1]] for i in range(len(chunk)))
         return predicted
+
+    def predict_nbest(self, X, k=5, fixed=None):
+        """The ``k`` best label sequences of each sequence of ``X``, with their scores.
+
+        Exact with ``Viterbi(order=1)`` (list Viterbi); with ``BeamSearch`` the best
+        ``k`` (at most ``beam_size``) of its final beam. Every sequence returned keeps
+        to the decoder's ``allowed`` and to ``fixed``; the first is :meth:`predict`'s.
+
+        Parameters
+        ----------
+        X : list of sequences, or a one-shot iterable of sequences
+        k : int, default=5
+        fixed : list, default=None
+            Labels known in advance, as for :meth:`predict`.
+
+        Returns
+        -------
+        list of list of (list, float)
+            Per sequence, up to ``k`` pairs ``(labels, score)``, best first; fewer when
+            fewer sequences are allowed (or the beam held fewer).
+
+        Examples
+        --------
+        >>> from skstruct import StructuredPerceptron
+        >>> X = [[{"w": "a"}, {"w": "b"}], [{"w": "b"}]]
+        >>> model = StructuredPerceptron(random_state=0).fit(X, [["A", "B"], ["B"]])
+        >>> [labels for labels, score in model.predict_nbest(X[:1], k=3)[0]]
+        [['A', 'B'], ['B', 'B'], ['A', 'A']]
+        """
+        check_is_fitted(self, "coef_")
+        if not (isinstance(k, Integral) and k >= 1):
+            raise ValueError(f"k must be a positive integer, got {k!r}.")
+        found = []
+        for start, chunk, _ in sequence_chunks(X):
+            with examples_from(start):
+                encoded = self.task_.encode_X(self, chunk)
+                forced = self._fixed_labels(fixed, start, chunk) or {}
+                coef = self.structure_.constrain(self.coef_)
+                for i in range(len(chunk)):
+                    best = self._sentence_nbest(encoded, coef, i, forced.get(i), int(k))
+                    found.append(
+                        [(self.task_.predictions(self, path), score) for path, score in best]
+                    )
+        return found
+
+    def _fixed_labels(self, fixed, start, chunk):
+        """``{i: (positions, label ids)}`` for the sequences of ``chunk`` (the one
+        starting at ``start`` in ``X``) that ``fixed`` gives labels for."""
+        if fixed is None:
+            return {}
+        self._needs_nbest("fixed=")
+        forced = {}
+        for i, sequence in enumerate(chunk):
+            try:
+                entry = fixed[start + i]
+            except (IndexError, KeyError, TypeError):
+                raise ValueError(
+                    f"Example {i}: fixed must give an entry (None, a dict or a list) for "
+                    f"every sequence of X; it has none for this one."
+                ) from None
+            known = self.task_.encode_fixed(self, entry, len(sequence), i)
+            if known is not None:
+                forced[i] = known
+        return forced
+
+    def _sentence_scores(self, encoded, coef, i, known):
+        """The part scores of sentence ``i`` of ``encoded`` under ``coef`` (constrained
+        already), with the labels ``known`` (or None) fixed."""
+        scores = self.structure_.scores(encoded, i, coef)
+        return scores if known is None else self.structure_.fix(scores, *known)
+
+    def _sentence_nbest(self, encoded, coef, i, known, k):
+        """The decoder's ``k`` best outputs of sentence ``i`` (see
+        :meth:`_sentence_scores`); refuses a sentence no allowed output fits."""
+        self._needs_nbest("predict_nbest")
+        best = self.decoder_.nbest(self.structure_, self._sentence_scores(encoded, coef, i, known),
+                                   k)  # fmt: skip
+        if not best:
+            self._refuse_unreachable(i, known)
+        return best
+
+    def _refuse_unreachable(self, i, known):
+        constraints = self.structure_.constraints
+        limits = [] if constraints is None else [constraints.description]
+        limits += [] if known is None else ["the fixed labels"]
+        lost = "" if self.decoder_.capabilities.exact else " (or the beam lost every one)"
+        raise ValueError(f"Example {i}: no label sequence keeps to {' and '.join(limits)}{lost}.")
+
+    def _needs_nbest(self, what):
+        if not hasattr(self.decoder_, "nbest"):
+            raise ValueError(
+                f"{what} needs a chain decoder (Viterbi, BeamSearch, Greedy); "
+                f"{type(self.decoder_).__name__} has no n-best search."
+            )
 
     def score(self, X, y):
         """Token accuracy of ``predict(X)`` against ``y``.

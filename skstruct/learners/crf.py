@@ -12,6 +12,8 @@ from threadpoolctl import threadpool_limits
 
 from .._kernels import crf as _crf
 from .._kernels.threads import numba_threads
+from ..decoders import Viterbi
+from ..decoders.chain import ALLOWED
 from ..structures import EmissionRows
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.validation import check_sequences_and_labels
@@ -154,6 +156,10 @@ default=1000, 10, 20
         whatever it is.
     verbose : int, default=0
         Print the objective after every iteration (standard error).
+    allowed : {"bio", "bioes"}, set of (str, str) pairs or None, default=None
+        The label sequences predictions, marginals and span probabilities keep to
+        (see :class:`~skstruct.Viterbi`); the likelihood is trained over all of them.
+        Training sequences whose labels break it are left out with a warning.
 
     Attributes
     ----------
@@ -217,10 +223,13 @@ default=1000, 10, 20
         "boundary_features": ["boolean"],
         "n_jobs": [Integral, None],
         "verbose": ["verbose"],
+        "allowed": ALLOWED,
     }
 
-    #: The decoder is always exact first-order Viterbi (StructuredModel reads it).
-    decoder = None
+    @property
+    def decoder(self):
+        """Always exact first-order Viterbi, with ``allowed`` (StructuredModel reads it)."""
+        return Viterbi(allowed=self.allowed)
 
     def __init__(
         self,
@@ -249,6 +258,7 @@ default=1000, 10, 20
         boundary_features=True,
         n_jobs=None,
         verbose=0,
+        allowed=None,
     ):
         self.solver = solver
         self.features = features
@@ -274,6 +284,7 @@ default=1000, 10, 20
         self.boundary_features = boundary_features
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.allowed = allowed
 
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y):

@@ -157,5 +157,17 @@ validation_fraction, n_iter_no_change, batch_size, n_jobs, verbose
         capability, why = MixedAssignments.required_capability
         yield capability, why
 
+    def check_decoder(self, relation_labels=False):
+        decoder = super().check_decoder(relation_labels)
+        if getattr(decoder, "allowed", None) is not None:
+            # a mixed assignment takes some labels from the gold and some from the
+            # prediction, so it may cross a forbidden transition: its margin is infinite
+            raise ValueError(
+                f"SWVP mixes gold and predicted labels position by position, which can "
+                f"cross a transition allowed={decoder.allowed!r} forbids; train SWVP "
+                f"without allowed, or use StructuredPerceptron."
+            )
+        return decoder
+
 
 SWVP = StructuredWeightedViolationsPerceptron

@@ -7,9 +7,12 @@ Inputs are always lists of label sequences, one per sentence:
 * Sequence level: :func:`sequence_accuracy`.
 * Chunk level, with CoNLL ``conlleval`` semantics:
   :func:`span_precision_recall_fscore`, :func:`span_f1_score`,
-  :func:`span_classification_report`.
+  :func:`span_classification_report`, and the chunks themselves:
+  :func:`extract_spans`.
 * Dependency trees: :func:`attachment_scores` (UAS, LAS, punctuation left out by
   form or by tag), :func:`uas_score`.
+* Calibration of token marginals: :func:`expected_calibration_error`,
+  :func:`reliability_bins`.
 * Scorers for model selection: :data:`token_accuracy_scorer`,
   :data:`sequence_accuracy_scorer`, :data:`span_f1_scorer` and the
   :data:`SCORERS` dict. scikit-learn's own (``scoring="accuracy"``) raise
@@ -23,13 +26,19 @@ from ._attachment import (
     is_punctuation,
     uas_score,
 )
+from ._calibration import expected_calibration_error, reliability_bins
 from ._scorers import (
     SCORERS,
     sequence_accuracy_scorer,
     span_f1_scorer,
     token_accuracy_scorer,
 )
-from ._span import span_classification_report, span_f1_score, span_precision_recall_fscore
+from ._span import (
+    extract_spans,
+    span_classification_report,
+    span_f1_score,
+    span_precision_recall_fscore,
+)
 from ._token import flat_classification_report, sequence_accuracy, token_accuracy
 
 __all__ = [
@@ -37,8 +46,11 @@ __all__ = [
     "SCORERS",
     "UnsupportedScorerError",
     "attachment_scores",
+    "expected_calibration_error",
+    "extract_spans",
     "flat_classification_report",
     "is_punctuation",
+    "reliability_bins",
     "sequence_accuracy",
     "sequence_accuracy_scorer",
     "span_classification_report",

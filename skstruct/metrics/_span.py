@@ -121,6 +121,31 @@ def _chunks(sequences, name):
     return chunks
 
 
+def extract_spans(y):
+    """The chunks (entities) of each label sequence, as the span metrics read them.
+
+    Parameters
+    ----------
+    y : list of label sequences
+        IOB1, IOB2, IOE1, IOE2 or IOBES labels (see the module's notes).
+
+    Returns
+    -------
+    list of list of (int, int, str)
+        Per sequence, ``(start, end, type)`` per chunk, tokens ``start`` to ``end - 1``.
+
+    Examples
+    --------
+    >>> extract_spans([["B-PER", "I-PER", "O", "B-LOC"], ["O"]])
+    [[(0, 2, 'PER'), (3, 4, 'LOC')], []]
+    """
+    y = [list(seq) for seq in y]
+    found = [[] for _ in y]
+    for kind, i, start, last in _chunks(y, "y"):
+        found[i].append((start, last + 1, kind))
+    return found
+
+
 def _span_counts(y_true, y_pred):
     """Count correct, predicted and true chunks per chunk type."""
     y_true, y_pred = _check_sequences(y_true, y_pred)

@@ -2,14 +2,17 @@
 
 from ._trace import OutputTrace, SearchTrace
 from .chain import ChainScores, LinearChain
+from .constraints import ChainConstraints, ForbiddenGoldWarning
 from .emission_rows import EmissionRows
 from .transition import TransitionScores, TransitionSystem, TransitionTrace
 from .tree import ArcFactoredTree, TreeScores
 
 __all__ = [
     "ArcFactoredTree",
+    "ChainConstraints",
     "ChainScores",
     "EmissionRows",
+    "ForbiddenGoldWarning",
     "LinearChain",
     "OutputTrace",
     "SearchTrace",

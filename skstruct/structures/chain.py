@@ -1,5 +1,6 @@
 """LinearChain: the output space of sequence labelling and its weight layout."""
 
+from contextlib import contextmanager
 from typing import NamedTuple
 
 import numpy as np
@@ -33,13 +34,18 @@ class LinearChain:
     order : {0, 1, 2}
     rows : EmissionRows or None, default=None
         None: no emission pair has a weight yet.
+    constraints : ChainConstraints or None, default=None
+        The label sequences allowed (a decoder's ``allowed=``): searches score forbidden
+        transitions, first and last labels ``-inf`` (:meth:`constrain`,
+        :meth:`forbidding`); the weights never hold ``-inf``.
     """
 
-    def __init__(self, n_features, n_labels, order=1, rows=None):
+    def __init__(self, n_features, n_labels, order=1, rows=None, constraints=None):
         self.n_features = n_features
         self.n_labels = n_labels
         self.order = order
         self.rows = EmissionRows.empty(n_features) if rows is None else rows
+        self.constraints = constraints
 
     @property
     def n_dense(self):
@@ -65,13 +71,57 @@ class LinearChain:
 
     def with_rows(self, rows):
         """The same chain with the emission layout ``rows``."""
-        return LinearChain(self.n_features, self.n_labels, self.order, rows)
+        return LinearChain(self.n_features, self.n_labels, self.order, rows, self.constraints)
 
     def with_n_features(self, n_features):
         """The same chain over a vocabulary grown to ``n_features`` (new rows empty)."""
-        return LinearChain(
-            n_features, self.n_labels, self.order, self.rows.with_n_features(n_features)
-        )
+        rows = self.rows.with_n_features(n_features)
+        return LinearChain(n_features, self.n_labels, self.order, rows, self.constraints)
+
+    def _forbidden(self):
+        """Which weights of the dense block (``[transition | start | stop | trigram]``)
+        the constraints forbid (bool (n_dense,)), or None without constraints."""
+        if self.constraints is None:
+            return None
+        L, c = self.n_labels, self.constraints
+        forbidden = np.zeros(self.n_dense, dtype=bool)
+        forbidden[: L * L] = ~c.transition.ravel()
+        forbidden[L * L : L * L + L] = ~c.start
+        forbidden[L * L + L : L * L + 2 * L] = ~c.stop
+        return forbidden
+
+    def check_lengths(self, encoded):
+        """Refuse a sentence of ``encoded`` whose length no allowed sequence has."""
+        if self.constraints is not None:
+            self.constraints.check_lengths(encoded.offsets)
+
+    def constrain(self, coef):
+        """``coef`` with the parts the constraints forbid at ``-inf`` (a new array), for
+        searching and predicting; ``coef`` itself without constraints."""
+        forbidden = self._forbidden()
+        if forbidden is None:
+            return coef
+        constrained = coef.copy()
+        constrained[: self.n_dense][forbidden] = -np.inf
+        return constrained
+
+    @contextmanager
+    def forbidding(self, state):
+        """Train with the forbidden parts of ``state.coef`` (the structure's own training
+        state) at ``-inf``, and put their values back after: the searches of an epoch
+        keep to allowed outputs, and no update moves a forbidden weight (the gold
+        outputs are checked allowed). ``state.coef`` may be replaced meanwhile (the pool
+        grows); its dense block is copied along."""
+        forbidden = self._forbidden()
+        if forbidden is None:
+            yield
+            return
+        saved = state.coef[: self.n_dense][forbidden]
+        state.coef[: self.n_dense][forbidden] = -np.inf
+        try:
+            yield
+        finally:
+            state.coef[: self.n_dense][forbidden] = saved
 
     def training_copy(self):
         """A chain of its own for a training state to grow (rows copied)."""
@@ -173,6 +223,44 @@ class LinearChain:
         _chain.unary_scores(encoded.indptr, encoded.indices, encoded.data, lo, hi,
                             self.rows.arrays, emission, unary)  # fmt: skip
         return ChainScores(unary, transition, start, stop, trigram)
+
+    def path_score(self, scores, path):
+        """The score of the label path ``path`` under the part ``scores`` (a float;
+        ``-inf`` when it uses a forbidden or fixed-out part)."""
+        n = path.shape[0]
+        total = float(scores.unary[np.arange(n), path].sum())
+        if self.order >= 1:
+            total += scores.start[path[0]] + scores.stop[path[-1]]
+            total += scores.transition[path[:-1], path[1:]].sum()
+        if self.order == 2:
+            total += scores.trigram[path[:-2], path[1:-1], path[2:]].sum()
+        return float(total)
+
+    def fix(self, scores, positions, labels):
+        """``scores`` (a new :class:`ChainScores`) under which any path not labelling
+        token ``positions[j]`` with ``labels[j]`` scores ``-inf``."""
+        unary = scores.unary.copy()
+        keep = unary[positions, labels]
+        unary[positions] = -np.inf
+        unary[positions, labels] = keep
+        return scores._replace(unary=unary)
+
+    def complete(self, scores, gold):
+        """``gold`` (label ids) with its unknown labels (-1) filled in: the best path
+        under ``scores`` that has the known labels (exact Viterbi, whatever decodes;
+        a latent-variable perceptron's gold). ``gold`` itself when nothing is unknown."""
+        unknown = gold < 0
+        if not unknown.any():
+            return gold
+        known = np.flatnonzero(~unknown)
+        fixed = self.fix(scores, known, gold[known])
+        path = _chain.argmax_path(*fixed, self.order)
+        if not self.path_score(fixed, path) > -np.inf:
+            raise ValueError(
+                "no label sequence has the known labels and keeps to "
+                f"{self.constraints.description if self.constraints else 'the chain'}"
+            )
+        return path
 
     def margin(self, scores, gold, mixed, a, b):
         """``w . (phi(gold) - phi(mixed))`` for ``mixed`` equal to ``gold`` outside ``[a, b)``.

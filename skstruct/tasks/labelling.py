@@ -1,9 +1,15 @@
 """Sequence labelling: a label per token, features from token dicts."""
 
+import warnings
+from collections.abc import Mapping
+from numbers import Integral
+
 import numpy as np
 from sklearn.base import clone
 
 from ..features import ArcFeatures, TokenDictEncoder, TokenFeatures
+from ..structures.constraints import ForbiddenGoldWarning
+from ..utils.arrays import concat_ranges
 from ..utils.validation import flat_labels, locate
 
 
@@ -30,20 +36,66 @@ class SequenceLabelling:
                 f"{model.decoder_!r} labels sequences: use Eisner() or ChuLiuEdmonds()."
             )
         model.features_ = None if model.features is None else clone(model.features).fit(X)
+        partial = getattr(model, "learns_partial_labels", False)
         if classes is None:
-            model.classes_ = np.unique(np.asarray(flat_labels(y)))
+            known = [label for label in flat_labels(y, allow_none=partial) if label is not None]
+            if not known:
+                raise ValueError("y holds no label, only None: nothing to learn from.")
+            model.classes_ = np.unique(np.asarray(known))
         else:
             model.classes_ = np.unique(np.asarray(flat_labels([list(classes)], name="classes")))
         model.encoder_ = TokenDictEncoder(model.n_features).fit([])
         encoded = self._encode(model, X, learn=True)
-        model.structure_ = model.decoder_.make_structure(encoded.n_features, model.classes_.size)
-        return encoded, self.encode_y(model, y)
+        model.structure_ = model.decoder_.make_structure(
+            encoded.n_features, model.classes_.size, labels=model.classes_.tolist()
+        )
+        labels = self.encode_y(model, y)
+        return self.keep_allowed(model.structure_, encoded, labels, y)
+
+    def keep_allowed(self, structure, encoded, labels, y, name="y"):
+        """``(encoded, labels)`` without the sequences whose gold labels the structure's
+        constraints forbid (a decoder's ``allowed=``), with a warning naming how many and
+        the first: a search kept to allowed outputs can never reach such a gold output,
+        and its score, ``-inf``, would make every violation infinite."""
+        constraints = structure.constraints
+        if constraints is None:
+            return encoded, labels
+        offsets = encoded.offsets
+        sentences, positions = constraints.violations(labels, offsets)
+        if not sentences.size:
+            return encoded, labels
+        if sentences.size == encoded.n_sentences:
+            raise ValueError(
+                f"every training sequence breaks {constraints.description}: check the "
+                f"labels (IOB1 data, where I-X may begin an entity, needs converting to "
+                f"IOB2 for 'bio')."
+            )
+        i, t = int(sentences[0]), int(positions[0])
+        seq, ids = list(y[i]), labels[offsets[i] : offsets[i + 1]]
+        if t > 0 and not constraints.transition[ids[t - 1], ids[t]]:
+            where = f"{seq[t - 1]!r} -> {seq[t]!r} at positions {t - 1}-{t}"
+        elif t == 0 and not constraints.start[ids[0]]:
+            where = f"{seq[0]!r} first"
+        else:
+            where = f"{seq[t]!r} last (position {t})"
+        warnings.warn(
+            f"{sentences.size} of {encoded.n_sentences} training sequences break "
+            f"{constraints.description} and are left out of training; the first is example "
+            f"{i}, whose {name}[{i}] has {where}. (IOB1 data, where I-X may begin an "
+            f"entity, needs converting to IOB2 for 'bio'.)",
+            ForbiddenGoldWarning,
+            stacklevel=2,
+        )
+        keep = np.setdiff1d(np.arange(encoded.n_sentences), sentences)
+        tokens = concat_ranges(offsets[keep], offsets[keep + 1])
+        return encoded.take(keep), labels[tokens]
 
     def extend(self, model, X, y):
         """Encode more training data: the vocabulary grows (and the weights with it), the
         labels stay."""
         labels = self.encode_y(model, y)
-        return self._encode(model, X, learn=True), labels
+        encoded = self._encode(model, X, learn=True)
+        return self.keep_allowed(model.structure_, encoded, labels, y)
 
     def token_dicts(self, model, X):
         return X if model.features_ is None else model.features_.transform(X)
@@ -64,9 +116,13 @@ class SequenceLabelling:
     def encode_y(self, model, y, name="y", strict=True):
         """Label ids (int32, all tokens). Unseen labels raise, naming the example, when
         ``strict`` (training data); else they get id -1, which no prediction equals, so
-        scores count them as errors (scoring data)."""
-        labels = flat_labels(y, name=name)
+        scores count them as errors (scoring data). None, an unknown label, gets id -1
+        for a learner that trains on partial labels (``learns_partial_labels``)."""
+        partial = strict and getattr(model, "learns_partial_labels", False)
+        labels = flat_labels(y, name=name, allow_none=partial)
         index = {label: i for i, label in enumerate(model.classes_.tolist())}
+        if partial:
+            index[None] = -1
         if not strict:
             get = index.get
             return np.fromiter((get(lab, -1) for lab in labels), dtype=np.int32, count=len(labels))
@@ -79,6 +135,45 @@ class SequenceLabelling:
                 f"Example {i}: label {labels[j]!r} at position {pos} of {name}[{i}] was not "
                 f"seen in training (classes_: {model.classes_.tolist()!r})."
             ) from None
+
+    def encode_fixed(self, model, entry, n_tokens, i):
+        """``(positions int64, label ids int32)`` of one sequence's entry of ``fixed=``
+        (None, a dict ``{position: label}`` or a list with a label or None per token),
+        or None when it fixes nothing; errors name example ``i``."""
+        if entry is None:
+            return None
+        if isinstance(entry, Mapping):
+            items = list(entry.items())
+        elif isinstance(entry, (list, tuple, np.ndarray)):
+            if len(entry) != n_tokens:
+                raise ValueError(
+                    f"Example {i}: fixed[{i}] has {len(entry)} entries for {n_tokens} tokens "
+                    f"(a label or None per token; or pass a dict {{position: label}})."
+                )
+            items = [(t, label) for t, label in enumerate(entry) if label is not None]
+        else:
+            raise ValueError(
+                f"Example {i}: fixed[{i}] must be None, a dict {{position: label}} or a list "
+                f"of labels and None, got {type(entry).__name__}."
+            )
+        if not items:
+            return None
+        index = {label: j for j, label in enumerate(model.classes_.tolist())}
+        positions = np.empty(len(items), dtype=np.int64)
+        ids = np.empty(len(items), dtype=np.int32)
+        for j, (t, label) in enumerate(items):
+            if not (isinstance(t, Integral) and 0 <= t < n_tokens):
+                raise ValueError(
+                    f"Example {i}: fixed[{i}] names position {t!r}; the sequence has "
+                    f"positions 0 to {n_tokens - 1}."
+                )
+            if label not in index:
+                raise ValueError(
+                    f"Example {i}: fixed[{i}] gives label {label!r} at position {t}, which "
+                    f"is not one of classes_ {model.classes_.tolist()!r}."
+                )
+            positions[j], ids[j] = t, index[label]
+        return positions, ids
 
     def predictions(self, model, ids):
         """The labels of output ids (a flat list)."""

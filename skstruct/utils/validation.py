@@ -263,11 +263,12 @@ def _shift_example(message, start, names):
     )
 
 
-def flat_labels(y, *, name="y"):
+def flat_labels(y, *, name="y", allow_none=False):
     """All labels of ``y`` in one list, checked to be hashable and of one kind.
 
     Labels must be all strings or all numbers: mixing them is refused, because
     numpy would silently turn the numbers into strings. A NaN label is refused too.
+    With ``allow_none``, None (an unknown label: partial labelling) may stand anywhere.
 
     Examples
     --------
@@ -275,26 +276,42 @@ def flat_labels(y, *, name="y"):
     ['B-NP', 'I-NP', 'O']
     """
     labels = list(chain.from_iterable(y))
-    kinds = {_label_kind(t) for t in set(map(type, labels))}
+    types = set(map(type, labels))
+    if allow_none:
+        types.discard(type(None))
+    kinds = {_label_kind(t) for t in types}
     if None in kinds:
-        bad = next(j for j, lab in enumerate(labels) if _label_kind(type(lab)) is None)
+        bad = next(
+            j for j, lab in enumerate(labels)
+            if _label_kind(type(lab)) is None and not (allow_none and lab is None)
+        )  # fmt: skip
         i, pos = locate(y, bad)
+        unknown = (
+            " (None marks an unknown label only for the learners that train on partially "
+            "labelled sequences: StructuredPerceptron, SWVP, PassiveAggressive, AROW)"
+            if labels[bad] is None
+            else ""
+        )
         raise TypeError(
             f"Example {i}: label {labels[bad]!r} at position {pos} of {name}[{i}] has type "
-            f"{type(labels[bad]).__name__}; labels must be strings or numbers."
+            f"{type(labels[bad]).__name__}; labels must be strings or numbers{unknown}."
         )
     if len(kinds) > 1:
-        first_kind = _label_kind(type(labels[0]))
-        bad = next(j for j, lab in enumerate(labels) if _label_kind(type(lab)) != first_kind)
+        first_kind = _label_kind(type(next(lab for lab in labels if lab is not None)))
+        first = next(lab for lab in labels if lab is not None)
+        bad = next(
+            j for j, lab in enumerate(labels)
+            if lab is not None and _label_kind(type(lab)) != first_kind
+        )  # fmt: skip
         i, pos = locate(y, bad)
         raise TypeError(
             f"Example {i}: {name} mixes label types: {labels[bad]!r} at position {pos} of "
-            f"{name}[{i}] is a {type(labels[bad]).__name__} while {labels[0]!r} is a "
-            f"{type(labels[0]).__name__}. Use one type for all labels."
+            f"{name}[{i}] is a {type(labels[bad]).__name__} while {first!r} is a "
+            f"{type(first).__name__}. Use one type for all labels."
         )
     # NaN equals no label, not even itself: it could never be learnt, predicted or scored.
-    if kinds == {"number"} and any(lab != lab for lab in set(labels)):
-        bad = next(j for j, lab in enumerate(labels) if lab != lab)
+    if kinds == {"number"} and any(lab != lab for lab in set(labels) if lab is not None):
+        bad = next(j for j, lab in enumerate(labels) if lab is not None and lab != lab)
         i, pos = locate(y, bad)
         raise ValueError(
             f"Example {i}: label {labels[bad]!r} at position {pos} of {name}[{i}] is NaN, "
