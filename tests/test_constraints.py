@@ -13,10 +13,12 @@ import numpy as np
 import pytest
 
 from skstruct import (
+    AROW,
     SWVP,
     BeamSearch,
     Greedy,
     ParameterMixing,
+    PassiveAggressive,
     StructuredPerceptron,
     Viterbi,
     load,
@@ -326,13 +328,14 @@ def test_constrained_training_fused_equals_generic(fused, generic, update, batch
     assert np.isfinite(a.coef_).all()  # -inf only while searching
 
 
-def test_training_searches_only_allowed_sequences():
+@pytest.mark.parametrize("learner", [StructuredPerceptron, PassiveAggressive, AROW])
+def test_training_searches_only_allowed_sequences(learner):
     # "i" is always I-X in training, after B-X: an unconstrained model labels it I-X
     # after O too, which BIO forbids
     X = [[{"w": "b"}, {"w": "i"}]] * 3 + [[{"w": "o"}]] * 3
     y = [["B-X", "I-X"]] * 3 + [["O"]] * 3
-    free = StructuredPerceptron(max_iter=5, random_state=0).fit(X, y)
-    kept = StructuredPerceptron(Viterbi(allowed="bio"), max_iter=5, random_state=0).fit(X, y)
+    free = learner(max_iter=5, random_state=0).fit(X, y)
+    kept = learner(Viterbi(allowed="bio"), max_iter=5, random_state=0).fit(X, y)
     probe = [[{"w": "o"}, {"w": "i"}], [{"w": "i"}]]
     c = kept.structure_.constraints
     for model, expect_broken in ((free, True), (kept, False)):

@@ -267,10 +267,7 @@ class BaseStructuredLearner(StructuredModel):
         """
         encoded, outputs = data
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
-        # a decoder's allowed= (a chain's constraints) holds for the whole epoch
-        forbidding = getattr(structure, "forbidding", None)
-        constrained = nullcontext() if forbidding is None else forbidding(state)
-        with numba_threads(effective_n_jobs(self.n_jobs)) as n_threads, constrained:
+        with numba_threads(effective_n_jobs(self.n_jobs)) as n_threads, constrained(state):
             minibatch = Minibatch.of(self.batch_size, len(order), n_threads)
             fused = fused_epoch(structure, decoder, rule)
             # partial labels: each gold is completed from the weights of its turn, which
@@ -293,10 +290,7 @@ class BaseStructuredLearner(StructuredModel):
             gold = outputs[offsets[i] : offsets[i + 1]]
             scores = structure.scores(encoded, i, state.coef)
             if partial:
-                try:
-                    gold = structure.complete(scores, gold)
-                except ValueError as exc:
-                    raise ValueError(f"Example {i}: {exc}.") from None
+                gold = completed_gold(structure, scores, gold, i)
             if search:
                 return gold, scores, decoder.search(structure, scores, gold, rule.restarts)
             return gold, scores, DecodedOutput(decoder.decode(structure, scores), gold)
@@ -352,9 +346,25 @@ class BaseStructuredLearner(StructuredModel):
         return slim
 
 
+def constrained(state):
+    """The context an epoch on ``state`` runs in: a decoder's ``allowed=`` (its chain's
+    constraints) holds for the whole epoch (``LinearChain.forbidding``)."""
+    forbidding = getattr(state.structure, "forbidding", None)
+    return nullcontext() if forbidding is None else forbidding(state)
+
+
 def _has_unknown(structure, outputs):
     """Whether some gold label is unknown (-1: None in ``y``), for a chain."""
     return hasattr(structure, "complete") and bool((outputs < 0).any())
+
+
+def completed_gold(structure, scores, gold, i):
+    """Example ``i``'s gold with its unknown labels filled in under ``scores`` (the
+    latent-variable perceptron's gold; ``gold`` itself when all are known)."""
+    try:
+        return structure.complete(scores, gold)
+    except ValueError as exc:
+        raise ValueError(f"Example {i}: {exc}.") from None
 
 
 class EarlyStopping:

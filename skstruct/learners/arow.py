@@ -6,7 +6,7 @@ from numbers import Real
 import numpy as np
 
 from ..utils._sklearn_compat import Interval
-from ._base import BaseStructuredLearner
+from ._base import BaseStructuredLearner, completed_gold, constrained
 from ._weights import ConfidenceWeights
 
 #: The base learner's parameters AROW has no use for: it does not average, and its
@@ -197,13 +197,20 @@ best_iteration_
                 f"AROW trains a ConfidenceWeights state (init_state returns one), not a "
                 f"{type(state).__name__}: ParameterMixing does not mix AROW's variances."
             )
+        with constrained(state):
+            return self._arow_epoch(state, data, order)
+
+    def _arow_epoch(self, state, data, order):
         encoded, outputs = data
         structure, decoder, task = state.structure, self.decoder_, self.task_
         offsets = encoded.offsets
+        partial = bool((outputs < 0).any())  # None in y: complete each gold in its turn
         stats = {"mistakes": 0, "updates": 0, "loss": 0.0, "correct": 0}
         for i in order:
             gold = outputs[offsets[i] : offsets[i + 1]]
             scores = structure.scores(encoded, i, state.coef)
+            if partial:
+                gold = completed_gold(structure, scores, gold, i)
             pred = decoder.decode(structure, scores)
             stats["correct"] += int(np.count_nonzero(task.correct(structure, pred, gold)))
             n_errors = int(np.count_nonzero(pred != gold))
