@@ -54,7 +54,7 @@ class BaseStructuredLearner(StructuredModel):
     # -- training -----------------------------------------------------------------------
 
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y, *, X_dev=None, y_dev=None):
+    def fit(self, X, y, *, X_dev=None, y_dev=None, sample_weight=None):
         """Train for up to ``max_iter`` epochs.
 
         Parameters
@@ -63,10 +63,17 @@ class BaseStructuredLearner(StructuredModel):
             Token feature dicts (sklearn-crfsuite format), or raw tokens when
             ``features`` is set.
         y : list of label sequences
-            One label per token.
+            One label per token; None for a token whose label is unknown (the gold is
+            then the best sequence that has the known labels).
         X_dev, y_dev : list of sequences, default=None
             A development set scored after every epoch (``history_``); with
             ``n_iter_no_change`` it decides when to stop.
+        sample_weight : array-like of shape (n_sequences,), default=None
+            A finite, non-negative weight per sequence, multiplying every update made
+            on it: 0 leaves the sequence out, equal weights only rescale a perceptron's
+            weights. Weighted epochs take the
+            generic training loop. Routed by scikit-learn's metadata routing
+            (``set_fit_request(sample_weight=True)``).
 
         Returns
         -------
@@ -75,8 +82,10 @@ class BaseStructuredLearner(StructuredModel):
         """
         decoder = self.check_decoder()
         X, y = check_sequences_and_labels(X, y)
+        weights = check_sample_weight(sample_weight, len(X))
         rng = check_random_state(self.random_state)
-        X, y, X_dev, y_dev = development_set(self, X, y, X_dev, y_dev, rng)
+        X, y, X_dev, y_dev, weights = development_set(self, X, y, X_dev, y_dev, rng, weights)
+        X, y, weights = drop_unweighted(X, y, weights)
         try:
             if self.warm_start and hasattr(self, "coef_"):
                 encoded, labels = self._extend(X, y)
@@ -85,22 +94,24 @@ class BaseStructuredLearner(StructuredModel):
             dev = None
             if X_dev is not None:
                 dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
+            data = training_data(encoded, labels, weights)
             with deferred_interrupt() as interrupt:
-                best = self._train(encoded, labels, dev, interrupt)
+                best = self._train(data, dev, interrupt)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
             self._discard_fit()
             raise
         self._set_model(self._current_model() if best is None else best)
         return self
 
-    def _train(self, encoded, labels, dev, interrupt):
-        """Up to ``max_iter`` epochs; returns the best epoch's ``(structure, coef)`` under
-        early stopping (else None). Stops after the epoch in progress when ``interrupt``."""
+    def _train(self, data, dev, interrupt):
+        """Up to ``max_iter`` epochs over ``data`` (see :meth:`run_epoch`); returns the best
+        epoch's ``(structure, coef)`` under early stopping (else None). Stops after the
+        epoch in progress when ``interrupt``."""
         self.n_iter_ = 0
         stopping = EarlyStopping(self.n_iter_no_change)
         progress = EpochProgress(self, self.max_iter)
         for _ in progress:
-            record, model = self._epoch(encoded, labels, dev)
+            record, model = self._epoch(data, dev)
             progress.report(
                 record,
                 [
@@ -124,7 +135,7 @@ class BaseStructuredLearner(StructuredModel):
         return False
 
     @fit_context(prefer_skip_nested_validation=False)
-    def partial_fit(self, X, y, *, classes=None):
+    def partial_fit(self, X, y, *, classes=None, sample_weight=None):
         """Run exactly one epoch over ``X``, starting from the current weights.
 
         Parameters
@@ -134,12 +145,15 @@ class BaseStructuredLearner(StructuredModel):
         classes : array-like, default=None
             All labels that will ever be seen. Needed on the first call when later
             batches may carry labels this one lacks; ignored afterwards (but checked).
+        sample_weight : array-like of shape (n_sequences,), default=None
+            A weight per sequence (see :meth:`fit`).
 
         Returns
         -------
         self : object
         """
         X, y = check_sequences_and_labels(X, y)
+        X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
         if hasattr(self, "coef_"):
             if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
                 raise ValueError(
@@ -150,7 +164,7 @@ class BaseStructuredLearner(StructuredModel):
         else:
             encoded, labels = self._initialize(X, y, classes=classes, rng=None)
             self.n_iter_ = 0
-        self._epoch(encoded, labels, None)
+        self._epoch(training_data(encoded, labels, weights), None)
         self._set_model(self._current_model())
         return self
 
@@ -183,17 +197,19 @@ class BaseStructuredLearner(StructuredModel):
         """The model now, ``(structure, coef)``: averaged or current weights (new arrays)."""
         return self._weights.model(self.average)
 
-    def _epoch(self, encoded, labels, dev):
-        """One epoch in the order drawn from the learner's random state; appends history.
+    def _epoch(self, data, dev):
+        """One epoch over ``data`` in the order drawn from the learner's random state;
+        appends history.
 
         Returns the record and, when there is a dev set, the ``(structure, coef)`` it was
         scored with (else None: averaging all weights every epoch would cost more than an
         epoch).
         """
+        encoded = data[0]
         n = encoded.n_sentences
         order = self._rng.permutation(n) if self.shuffle else np.arange(n)
         start = time.perf_counter()
-        stats = self.run_epoch(self._weights, (encoded, labels), order)
+        stats = self.run_epoch(self._weights, data, order)
         seconds = time.perf_counter() - start
         self.n_iter_ += 1
         correct = stats.pop("correct")
@@ -214,7 +230,7 @@ class BaseStructuredLearner(StructuredModel):
 
     # -- the engine API ----------------------------------------------------------------------
 
-    def init_state(self, X, y, *, classes=None):
+    def init_state(self, X, y, *, classes=None, sample_weight=None):
         """Fit the encoding (features, labels, structure) on ``X``, ``y`` and return the
         training state and data the engine works on.
 
@@ -227,6 +243,9 @@ class BaseStructuredLearner(StructuredModel):
             Training data, as for :meth:`fit`.
         classes : array-like, default=None
             All labels (see :meth:`partial_fit`).
+        sample_weight : array-like of shape (n_sequences,), default=None
+            A weight per sequence (see :meth:`fit`); sequences of weight 0 are left out
+            of ``data``.
 
         Returns
         -------
@@ -234,12 +253,14 @@ class BaseStructuredLearner(StructuredModel):
             Zero weights and averaging sums (or the learner's own state, as AROW's
             :class:`~skstruct.learners.ConfidenceWeights`).
         data : tuple
-            ``(encoded X, gold outputs)``: pass it, or a part of it
-            (``(encoded.take(rows), ...)``), to :meth:`run_epoch`.
+            ``(encoded X, gold outputs)``, and the weight of each sequence third when
+            they are not all 1: pass it, or a part of it (``(encoded.take(rows), ...)``),
+            to :meth:`run_epoch`.
         """
         X, y = check_sequences_and_labels(X, y)
-        data = self._initialize(X, y, classes=classes, rng=None)
-        return self._new_state(), data
+        X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
+        encoded, labels = self._initialize(X, y, classes=classes, rng=None)
+        return self._new_state(), training_data(encoded, labels, weights)
 
     def run_epoch(self, state, data, order):
         """Visit the examples ``order`` of ``data`` once, updating ``state`` in place.
@@ -255,7 +276,8 @@ class BaseStructuredLearner(StructuredModel):
         state : AveragedWeights
             The weights and averaging state (from :meth:`init_state`).
         data : tuple
-            ``(encoded X, gold outputs)``.
+            ``(encoded X, gold outputs)``, or ``(encoded X, gold outputs, sample
+            weights)`` (a float per sequence, multiplying its updates).
         order : array of int
             The examples to visit, in order.
 
@@ -265,18 +287,19 @@ class BaseStructuredLearner(StructuredModel):
             The epoch's counts: ``correct`` (tokens decoded right before any update)
             and the rule's (``mistakes``, ``updates``, ...), as ``history_`` records.
         """
-        encoded, outputs = data
+        encoded, outputs, weights = unpack(data)
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
         with numba_threads(effective_n_jobs(self.n_jobs)) as n_threads, constrained(state):
             minibatch = Minibatch.of(self.batch_size, len(order), n_threads)
             fused = fused_epoch(structure, decoder, rule)
-            # partial labels: each gold is completed from the weights of its turn, which
-            # the generic loop does (the fused kernels take fixed golds)
-            if fused is not None and not _has_unknown(structure, outputs):
+            # partial labels: each gold is completed from the weights of its turn, and
+            # weighted updates: the generic loop does both (the fused kernels take fixed
+            # golds and unit weights)
+            if fused is not None and weights is None and not _has_unknown(structure, outputs):
                 return fused(structure, decoder, rule, encoded, outputs, order, state, minibatch)
-            return self._generic_epoch(state, encoded, outputs, order, minibatch)
+            return self._generic_epoch(state, encoded, outputs, order, minibatch, weights)
 
-    def _generic_epoch(self, state, encoded, outputs, order, minibatch):
+    def _generic_epoch(self, state, encoded, outputs, order, minibatch, weights=None):
         """The loop of :meth:`run_epoch` in Python, a minibatch at a time: every
         sentence of a batch is decoded and its violations chosen against the weights
         the batch starts from (in ``minibatch.threads`` threads: kernels release the
@@ -308,10 +331,10 @@ class BaseStructuredLearner(StructuredModel):
                     except ValueError as exc:
                         raise ValueError(f"Example {i}: {exc}") from None
                 for i, violations in zip(batch, chosen):
+                    scale = 1.0 if weights is None else weights[i]
                     for violation in violations:
-                        structure.update(
-                            state, encoded, i, violation.gold, violation.pred, violation.weight
-                        )
+                        structure.update(state, encoded, i, violation.gold, violation.pred,
+                                         scale * violation.weight)  # fmt: skip
                     state.n_seen += 1
         stats = rule.finish_stats(stats)
         stats["correct"] = correct
@@ -387,32 +410,103 @@ class EarlyStopping:
         return self.since >= self.patience
 
 
-def development_set(estimator, X, y, X_dev, y_dev, rng):
-    """``(X, y, X_dev, y_dev)``: the development set ``fit`` was given (checked), or
-    ``estimator.validation_fraction`` of ``X`` held out, or None; refuses
-    ``n_iter_no_change`` without one."""
+def development_set(estimator, X, y, X_dev, y_dev, rng, sample_weight=None):
+    """``(X, y, X_dev, y_dev, sample_weight)``: the development set ``fit`` was given
+    (checked), or ``estimator.validation_fraction`` of ``X`` held out (the weights of
+    the rest kept), or None; refuses ``n_iter_no_change`` without one."""
     if (X_dev is None) != (y_dev is None):
         raise ValueError("Pass both X_dev and y_dev, or neither.")
     if X_dev is not None:
         X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
     elif estimator.validation_fraction is not None:
-        X, y, X_dev, y_dev = _hold_out(X, y, estimator.validation_fraction, rng)
+        dev = _hold_out(len(X), estimator.validation_fraction, rng)
+        pick = lambda seqs, mask: [s for s, m in zip(seqs, mask) if m]  # noqa: E731
+        X, y, X_dev, y_dev = pick(X, ~dev), pick(y, ~dev), pick(X, dev), pick(y, dev)
+        sample_weight = None if sample_weight is None else sample_weight[~dev]
     if estimator.n_iter_no_change is not None and X_dev is None:
         raise ValueError(
             "n_iter_no_change needs a development set: pass X_dev and y_dev to fit, or "
             "set validation_fraction."
         )
-    return X, y, X_dev, y_dev
+    return X, y, X_dev, y_dev, sample_weight
 
 
-def _hold_out(X, y, fraction, rng):
-    """Split off ``fraction`` of the sentences (at least one) as a development set."""
-    n_dev = max(1, round(fraction * len(X)))
-    if n_dev >= len(X):
+def _hold_out(n, fraction, rng):
+    """Which of ``n`` sentences (a bool mask) form the development set: ``fraction`` of
+    them, at least one."""
+    n_dev = max(1, round(fraction * n))
+    if n_dev >= n:
         raise ValueError(
-            f"validation_fraction={fraction} leaves no training data out of {len(X)} sequences."
+            f"validation_fraction={fraction} leaves no training data out of {n} sequences."
         )
-    dev = np.zeros(len(X), dtype=bool)
-    dev[rng.choice(len(X), size=n_dev, replace=False)] = True
-    pick = lambda seqs, mask: [s for s, m in zip(seqs, mask) if m]  # noqa: E731
-    return pick(X, ~dev), pick(y, ~dev), pick(X, dev), pick(y, dev)
+    dev = np.zeros(n, dtype=bool)
+    dev[rng.choice(n, size=n_dev, replace=False)] = True
+    return dev
+
+
+def check_sample_weight(sample_weight, n_sequences):
+    """``sample_weight`` as a float array of one finite, non-negative weight per
+    sequence (None stays None), or a ValueError naming the first bad one.
+
+    Parameters
+    ----------
+    sample_weight : array-like of shape (n_sequences,) or None
+    n_sequences : int
+
+    Returns
+    -------
+    ndarray of shape (n_sequences,) or None
+
+    Examples
+    --------
+    >>> check_sample_weight([1, 0.5], 2)
+    array([1. , 0.5])
+    """
+    if sample_weight is None:
+        return None
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError):
+        raise ValueError(
+            f"sample_weight must be numbers, one per sequence; got {sample_weight!r:.80}."
+        ) from None
+    if weights.shape != (n_sequences,):
+        raise ValueError(
+            f"sample_weight must hold one weight per sequence ({n_sequences}), got shape "
+            f"{weights.shape}."
+        )
+    bad = np.flatnonzero(~np.isfinite(weights) | (weights < 0))
+    if bad.size:
+        i = int(bad[0])
+        raise ValueError(
+            f"Example {i}: sample_weight[{i}] is {float(weights[i])}; weights must be finite and "
+            f"non-negative."
+        )
+    if not (weights > 0).any():
+        raise ValueError("sample_weight is 0 for every sequence: nothing to learn from.")
+    return weights
+
+
+def drop_unweighted(X, y, weights):
+    """``(X, y, weights)`` without the sequences of weight 0 (as if never given), and
+    ``weights`` None when every one left is 1 (the unweighted, fused path)."""
+    if weights is None:
+        return X, y, None
+    keep = weights > 0
+    if not keep.all():
+        X = [x for x, k in zip(X, keep) if k]
+        y = [labels for labels, k in zip(y, keep) if k]
+        weights = weights[keep]
+    return X, y, None if (weights == 1.0).all() else weights
+
+
+def training_data(encoded, outputs, weights):
+    """What :meth:`BaseStructuredLearner.run_epoch` takes: ``(encoded, outputs)``, with
+    the per-sequence ``weights`` third when there are any."""
+    return (encoded, outputs) if weights is None else (encoded, outputs, weights)
+
+
+def unpack(data):
+    """``(encoded, outputs, weights or None)`` of :func:`training_data`'s tuple."""
+    encoded, outputs, *rest = data
+    return encoded, outputs, (rest[0] if rest else None)

@@ -6,7 +6,7 @@ from numbers import Real
 import numpy as np
 
 from ..utils._sklearn_compat import Interval
-from ._base import BaseStructuredLearner, completed_gold, constrained
+from ._base import BaseStructuredLearner, completed_gold, constrained, unpack
 from ._weights import ConfidenceWeights
 
 #: The base learner's parameters AROW has no use for: it does not average, and its
@@ -182,7 +182,8 @@ best_iteration_
         state : ConfidenceWeights
             The weights and their variances (from :meth:`init_state`).
         data : tuple
-            ``(encoded X, gold outputs)``.
+            ``(encoded X, gold outputs)``, and sample weights third (see
+            :meth:`~skstruct.learners.BaseStructuredLearner.run_epoch`).
         order : array of int
             The examples to visit, in order.
 
@@ -201,7 +202,7 @@ best_iteration_
             return self._arow_epoch(state, data, order)
 
     def _arow_epoch(self, state, data, order):
-        encoded, outputs = data
+        encoded, outputs, weights = unpack(data)
         structure, decoder, task = state.structure, self.decoder_, self.task_
         offsets = encoded.offsets
         partial = bool((outputs < 0).any())  # None in y: complete each gold in its turn
@@ -221,14 +222,16 @@ best_iteration_
                 stats["loss"] += loss
                 keys, delta = structure.delta(encoded, i, gold, pred)
                 if loss > 0.0 and delta.size:
-                    self._update(state, keys, delta, loss)
+                    self._update(state, keys, delta, loss, 1.0 if weights is None else weights[i])
                     stats["updates"] += 1
             state.n_seen += 1
         return stats
 
-    def _update(self, state, keys, delta, loss):
-        """AROW's step on the feature difference ``delta`` (at ``keys``) with ``loss``."""
+    def _update(self, state, keys, delta, loss, scale=1.0):
+        """AROW's step on the feature difference ``delta`` (at ``keys``) with ``loss``;
+        a sample weight ``scale`` multiplies the step of the weights (not the gain in
+        confidence)."""
         sigma = state.variances(keys)
         squared = delta * delta
-        alpha = loss / (self.gamma + squared @ sigma)
+        alpha = scale * loss / (self.gamma + squared @ sigma)
         state.structure.add_at(state, keys, (alpha * sigma * delta, squared / self.gamma))

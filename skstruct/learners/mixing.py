@@ -26,7 +26,13 @@ from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
 from ..utils.validation import check_sequences_and_labels
 from . import _shard_cache
-from ._base import EarlyStopping, development_set
+from ._base import (
+    EarlyStopping,
+    check_sample_weight,
+    development_set,
+    drop_unweighted,
+    training_data,
+)
 from ._weights import AveragedWeights
 
 #: Mixes whose changes go with every task, for workers that missed some rounds. One:
@@ -316,7 +322,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self.verbose = verbose
 
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y, *, X_dev=None, y_dev=None):
+    def fit(self, X, y, *, X_dev=None, y_dev=None, sample_weight=None):
         """Shard, train in parallel, mix.
 
         Parameters
@@ -326,6 +332,9 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         X_dev, y_dev : list of sequences, default=None
             Scored with the mixed weights after every mixing round; with
             ``n_iter_no_change`` they decide when to stop.
+        sample_weight : array-like of shape (n_sequences,), default=None
+            A weight per sequence, as for the learner's ``fit``; each shard trains
+            with its sequences' weights.
 
         Returns
         -------
@@ -333,10 +342,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         """
         fit_started = time.perf_counter()
         X, y = check_sequences_and_labels(X, y)
+        weights = check_sample_weight(sample_weight, len(X))
         self.__dict__.pop("estimator_", None)  # a failed fit must not leave an old model
         self.__dict__.pop("best_iteration_", None)
         rng = check_random_state(self.random_state)
-        X, y, X_dev, y_dev = development_set(self, X, y, X_dev, y_dev, rng)
+        X, y, X_dev, y_dev, weights = development_set(self, X, y, X_dev, y_dev, rng, weights)
+        X, y, weights = drop_unweighted(X, y, weights)
         n_shards = self._n_shards(len(X))
         fixed_mu = self._fixed_mixing_weights(n_shards)
         learner = clone(self.estimator)
@@ -355,7 +366,11 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self.shards_ = np.array_split(order, n_shards)
         bounds = encoded.offsets
         shard_data = [
-            (encoded.take(shard), labels[concat_ranges(bounds[shard], bounds[shard + 1])])
+            training_data(
+                encoded.take(shard),
+                labels[concat_ranges(bounds[shard], bounds[shard + 1])],
+                None if weights is None else weights[shard],
+            )
             for shard in self.shards_
         ]
         if n_shards == 1:
