@@ -209,12 +209,17 @@ def test_fixed_labels_errors_name_the_example():
         ([None] * 3 + [{0: "B-ORG"}], r"Example 3: fixed\[3\] gives label 'B-ORG'"),
         ([None] * 3 + [["O"] * (n + 1)], rf"Example 3: fixed\[3\] has {n + 1} entries"),
         ([None] * 3 + ["O"], r"Example 3: fixed\[3\] must be None, a dict"),
-        ([None] * 3, r"Example 3: fixed must give an entry"),
+        ([None] * 3, r"fixed has 3 entries for 4 sequences of X"),
+        ([None] * 5, r"fixed has 5 entries for 4 sequences of X"),
         ([None] * 3 + [{0: "I-PER"}], r"Example 3: no label sequence keeps to allowed='bio'"),
     ]
     for fixed, match in cases:
         with pytest.raises(ValueError, match=match):
             model.predict(X[:4], fixed=fixed)
+    with pytest.raises(TypeError, match="fixed must be a list"):
+        model.predict(X[:4], fixed=iter([None] * 4))
+    with pytest.raises(ValueError, match=r"Example 4101: fixed must give an entry"):
+        model.predict(iter(X[:1] * 4200), fixed=[None] * 4101)  # read in chunks
 
 
 # -- n best ------------------------------------------------------------------------------
@@ -410,6 +415,8 @@ def test_mixing_trains_under_the_constraint_and_one_shard_is_the_serial_learner(
     c = two.structure_.constraints
     ids = np.concatenate([[two.classes_.tolist().index(lab) for lab in s] for s in predicted])
     assert c.violations(ids, np.cumsum([0] + [len(s) for s in predicted]))[0].size == 0
+    forced = two.predict(X, fixed=[{0: "B-PER"}] + [None] * (len(X) - 1))
+    assert forced[0][0] == "B-PER" and forced[1:] == predicted[1:]
 
 
 def test_partial_fit_keeps_the_constraint():

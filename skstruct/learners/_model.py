@@ -130,6 +130,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         """
         refuse_sklearn_scorer()
         check_is_fitted(self, "coef_")
+        _check_fixed_length(fixed, X)
         predicted = []
         for start, chunk, _ in sequence_chunks(X):
             with examples_from(start):  # errors name examples by their index in X
@@ -180,6 +181,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         check_is_fitted(self, "coef_")
         if not (isinstance(k, Integral) and k >= 1):
             raise ValueError(f"k must be a positive integer, got {k!r}.")
+        _check_fixed_length(fixed, X)
         found = []
         for start, chunk, _ in sequence_chunks(X):
             with examples_from(start):
@@ -319,6 +321,24 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
 
     def __sklearn_tags__(self):
         return sequence_tags(super().__sklearn_tags__())
+
+
+def _check_fixed_length(fixed, X):
+    """Refuse a ``fixed=`` that is no list, or whose length is not ``X``'s."""
+    if fixed is None:
+        return
+    if not (hasattr(fixed, "__len__") and hasattr(fixed, "__getitem__")):
+        raise TypeError(
+            f"fixed must be a list with an entry (None, a dict or a list) per sequence of "
+            f"X, got {type(fixed).__name__}."
+        )
+    if is_lazy(X) or not hasattr(X, "__len__"):
+        return
+    if len(fixed) != len(X):
+        raise ValueError(
+            f"fixed has {len(fixed)} entries for {len(X)} sequences of X: give one (None, "
+            f"a dict or a list) per sequence."
+        )
 
 
 def prediction_threads(n_jobs):

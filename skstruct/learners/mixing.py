@@ -495,10 +495,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         check_is_fitted(self, "estimator_")
         return self.estimator_.classes_
 
-    def predict(self, X):
-        """Label sequences from the mixed weights (see the learner's ``predict``)."""
+    def predict(self, X, fixed=None):
+        """Label sequences from the mixed weights (see the learner's ``predict``; its
+        other methods, ``predict_nbest``, ``predict_marginals``, ``predict_spans``, are
+        ``estimator_``'s)."""
         check_is_fitted(self, "estimator_")
-        return self.estimator_.predict(X)
+        return self.estimator_.predict(X, fixed=fixed)
 
     def score(self, X, y):
         """The learner's ``score`` with the mixed weights (token accuracy)."""
