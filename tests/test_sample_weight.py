@@ -12,12 +12,14 @@ from skstruct import (
     AROW,
     SWVP,
     BeamSearch,
+    LinearChainCRF,
     ParameterMixing,
     PassiveAggressive,
     StructuredPerceptron,
     TokenFeatures,
     Viterbi,
 )
+from skstruct import crfsuite
 from skstruct.datasets import make_chain_data
 from tests import naive
 from tests.test_perceptron import _as_sparse, _token_dicts
@@ -177,3 +179,47 @@ def test_metadata_routing_through_pipeline_and_grid_search():
             sklearn.pipeline.make_pipeline(unasked).fit(X, y, sample_weight=weights)
     viterbi_unused = Viterbi()  # decoders take no part in routing
     assert not hasattr(viterbi_unused, "set_fit_request")
+
+
+# -- the CRF -----------------------------------------------------------------------------
+
+
+def test_crf_weight_two_is_the_sequence_twice():
+    from skstruct.learners.crf import ChainLikelihood
+
+    X, y = _data(5)
+    weights = np.ones(len(X))
+    weights[[1, 4]] = 2.0
+    twice = X + [X[1], X[4]], y + [y[1], y[4]]
+    crf = LinearChainCRF(c2=0.1, max_iter=30).fit(*twice)  # the layout of both
+    encoded, labels = crf.encode(X, y)
+    encoded_twice, labels_twice = crf.encode(*twice)
+    weighted = ChainLikelihood(crf.structure_, encoded, labels, 0.1, 1, weights=weights)
+    duplicated = ChainLikelihood(crf.structure_, encoded_twice, labels_twice, 0.1, 1)
+    coef = np.random.default_rng(0).normal(size=crf.coef_.size)
+    (a, grad_a), (b, grad_b) = weighted(coef), duplicated(coef)
+    assert a == pytest.approx(b, rel=1e-12)
+    np.testing.assert_allclose(grad_a, grad_b, rtol=1e-10, atol=1e-12)
+    fitted = LinearChainCRF(c2=0.1, max_iter=30).fit(X, y, sample_weight=weights)
+    np.testing.assert_allclose(fitted.coef_, crf.coef_, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("solver", ["lbfgs", "l2sgd"])
+def test_crf_weight_zero_is_the_sequence_left_out(solver):
+    X, y = _data(6)
+    weights = np.ones(len(X))
+    weights[[0, 7]] = 0.0
+    keep = weights > 0
+    crf = LinearChainCRF(solver=solver, c2=0.1, max_iter=20, random_state=0)
+    weighted = crf.fit(X, y, sample_weight=weights).coef_.copy()
+    subset = crf.fit([x for x, k in zip(X, keep) if k], [s for s, k in zip(y, keep) if k])
+    np.testing.assert_array_equal(weighted, subset.coef_)
+
+
+def test_crfsuite_drop_in_passes_the_weights():
+    X, y = _data(7)
+    weights = np.random.default_rng(2).uniform(0.5, 2.0, size=len(X))
+    for algorithm in ("lbfgs", "ap"):
+        ours = crfsuite.CRF(algorithm=algorithm, max_iterations=5).fit(X, y, sample_weight=weights)
+        direct = ours._learner().fit(X, y, sample_weight=weights)
+        np.testing.assert_array_equal(ours.model_.coef_, direct.coef_)

@@ -37,12 +37,13 @@ from .values import feature_value
 
 
 @njit
-def scaled_forward_backward(unary, n, potentials, shift, scratch, outer):
+def scaled_forward_backward(unary, n, potentials, shift, scratch, outer, sample_weight):
     """Marginals of a chain of ``n`` tokens on scaled probabilities.
 
-    Writes ``p(y_t = k)`` to ``scratch``'s marginal rows and adds
+    Writes ``p(y_t = k)`` to ``scratch``'s marginal rows and adds ``sample_weight`` times
     ``sum_{t>=1} alpha_{t-1}(j) / scale_t * u_t(k) beta_t(k)`` to ``outer`` (the expected
-    transition counts once multiplied by ``exp(transition - shift)``). Returns log Z,
+    transition counts once multiplied by ``exp(transition - shift)``; 1.0 leaves every
+    sum as it is). Returns log Z,
     or NaN when a scale underflowed (then ``outer`` is unchanged: use the log-space
     pass). ``potentials`` and ``shift``: :func:`exp_potentials`.
     """
@@ -105,10 +106,10 @@ def scaled_forward_backward(unary, n, potentials, shift, scratch, outer):
     for t in range(1, n):
         following = ub[t]
         for j in range(L):
-            weight = alpha[t - 1, j] / scale[t]
+            share = sample_weight * alpha[t - 1, j] / scale[t]
             row = outer[j]
             for k in range(L):
-                row[k] += weight * following[k]
+                row[k] += share * following[k]
     for t in range(n):
         for k in range(L):
             marginal[t, k] = alpha[t, k] * beta[t, k]
@@ -117,32 +118,33 @@ def scaled_forward_backward(unary, n, potentials, shift, scratch, outer):
 
 @njit
 def sentence_expectations(indptr, indices, data, lo, n, rows, emission, transition, start,
-                          stop, potentials, shift, unary, scratch, outer, log_pair,
+                          stop, potentials, shift, unary, scratch, outer, log_pair, weight,
                           grad):  # fmt: skip
-    """``log Z`` of the sentence of ``n`` tokens from token ``lo``; adds its expected
-    feature counts to ``grad`` (a weight vector's layout), but its expected transition
-    counts to ``outer`` (see :func:`scaled_forward_backward`), or to ``grad`` directly
-    when the sentence needed the log-space pass (``log_pair`` its scratch)."""
+    """``log Z`` of the sentence of ``n`` tokens from token ``lo``; adds ``weight`` (its
+    sample weight) times its expected feature counts to ``grad`` (a weight vector's
+    layout), but its expected transition counts to ``outer`` (see
+    :func:`scaled_forward_backward`), or to ``grad`` directly when the sentence needed
+    the log-space pass (``log_pair`` its scratch)."""
     L = transition.shape[0]
     row_start, row_length, _, row_labels, _ = rows
     marginal = scratch[5]
     g_emission, g_transition, g_start, g_stop, _ = split_coef(grad, L, 1)
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-    log_z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer)
+    log_z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer, weight)
     if np.isnan(log_z):
         log_z = forward_backward(unary, n, transition, start, stop, marginal, log_pair)
         for j in range(L):
             for k in range(L):
-                g_transition[j, k] += log_pair[j, k]
+                g_transition[j, k] += weight * log_pair[j, k]
     for t in range(n):
         for q in range(indptr[lo + t], indptr[lo + t + 1]):
             f = indices[q]
-            v = feature_value(data, q)
+            v = weight * feature_value(data, q)
             for p in range(row_start[f], row_start[f] + row_length[f]):
                 g_emission[p] += v * marginal[t, row_labels[p]]
     for k in range(L):
-        g_start[k] += marginal[0, k]
-        g_stop[k] += marginal[n - 1, k]
+        g_start[k] += weight * marginal[0, k]
+        g_stop[k] += weight * marginal[n - 1, k]
     return log_z
 
 
@@ -182,29 +184,32 @@ def exp_potentials_into(transition, start, stop, out, shift):
 
 
 @njit
-def empirical_counts(indptr, indices, data, offsets, labels, rows, n_labels, out):
-    """Adds the gold feature counts ``Phi = sum_i phi(x_i, y_i)`` of the corpus to
-    ``out`` (a weight vector's layout); pairs without a weight count nothing."""
+def empirical_counts(indptr, indices, data, offsets, labels, rows, n_labels, weights, out):
+    """Adds the gold feature counts ``Phi = sum_i w_i phi(x_i, y_i)`` of the corpus to
+    ``out`` (a weight vector's layout), ``w_i = weights[i]`` the sentences' sample
+    weights; pairs without a weight count nothing."""
     g_emission, g_transition, g_start, g_stop, _ = split_coef(out, n_labels, 1)
     for i in range(offsets.shape[0] - 1):
         lo, hi = offsets[i], offsets[i + 1]
-        g_start[labels[lo]] += 1.0
-        g_stop[labels[hi - 1]] += 1.0
+        w = weights[i]
+        g_start[labels[lo]] += w
+        g_stop[labels[hi - 1]] += w
         for t in range(lo, hi):
             if t > lo:
-                g_transition[labels[t - 1], labels[t]] += 1.0
+                g_transition[labels[t - 1], labels[t]] += w
             for q in range(indptr[t], indptr[t + 1]):
                 p = slot(rows, indices[q], labels[t])
                 if p >= 0:
-                    g_emission[p] += feature_value(data, q)
+                    g_emission[p] += w * feature_value(data, q)
 
 
 @njit_parallel
 def chunk_expectations(indptr, indices, data, offsets, rows, coef, n_labels, chunk_start,
-                       log_z, grads):  # fmt: skip
+                       weights, log_z, grads):  # fmt: skip
     """Each chunk ``c`` (sentences ``chunk_start[c]`` to ``chunk_start[c + 1]``) writes
     the sum of its sentences' ``log Z`` to ``log_z[c]`` and their expected feature
-    counts to ``grads[c]``, one thread a chunk."""
+    counts to ``grads[c]``, each times the sentence's sample weight (``weights[i]``),
+    one thread a chunk."""
     emission, transition, start, stop, _ = split_coef(coef, n_labels, 1)
     potentials, shift = exp_potentials(transition, start, stop)
     longest = longest_sentence(offsets)
@@ -218,10 +223,11 @@ def chunk_expectations(indptr, indices, data, offsets, rows, coef, n_labels, chu
         total = 0.0
         for i in range(chunk_start[c], chunk_start[c + 1]):
             lo = offsets[i]
-            total += sentence_expectations(indptr, indices, data, lo, offsets[i + 1] - lo, rows,
-                                           emission, transition, start, stop, potentials, shift,
-                                           unary, scratch, outer, log_pair,
-                                           grads[c])  # fmt: skip
+            w = weights[i]
+            total += w * sentence_expectations(indptr, indices, data, lo, offsets[i + 1] - lo,
+                                               rows, emission, transition, start, stop,
+                                               potentials, shift, unary, scratch, outer,
+                                               log_pair, w, grads[c])  # fmt: skip
         g_transition = grads[c, : L * L].reshape((L, L))
         for j in range(L):
             for k in range(L):
@@ -247,17 +253,18 @@ def path_score(unary, path, transition, start, stop):
 
 @njit
 def sgd_epoch(indptr, indices, data, offsets, labels, rows, n_labels, order, v, free, lam, t0,
-              clock, scratch_len):  # fmt: skip
+              clock, scratch_len, weights):  # fmt: skip
     """One epoch of CRFsuite's ``l2sgd`` over the sentences ``order``: per sentence,
     ``eta = 1 / (lam (t0 + t))``, the weights decay by ``1 - eta lam`` and move by
-    ``eta`` along ``phi(gold) - E[phi]``. The weights are ``decay * v``; ``v`` is
+    ``eta`` times the sentence's sample weight (``weights[i]``) along
+    ``phi(gold) - E[phi]``. The weights are ``decay * v``; ``v`` is
     updated in place (only the sentence's features: the decay is a scalar) and
     multiplied by the decay at the end, as CRFsuite does. ``free`` (one per structure
     weight: transition, start, stop) is 0 for the weights the model lacks.
 
     ``clock[0]`` is ``t``, the sentences seen before this epoch; it is advanced.
-    Returns the sum of the sentences' ``-log p(gold | x)``, each under the weights
-    before its own update.
+    Returns the sum of the sentences' ``-log p(gold | x)`` times their sample weights,
+    each under the weights before its own update.
     """
     L = n_labels
     v_emission, v_transition, v_start, v_stop, _ = split_coef(v, L, 1)
@@ -276,7 +283,7 @@ def sgd_epoch(indptr, indices, data, offsets, labels, rows, n_labels, order, v, 
         n = hi - lo
         eta = 1.0 / (lam * (t0 + t))
         decay *= 1.0 - eta * lam
-        gain = eta / decay
+        gain = weights[i] * eta / decay
         # scores under the weights decay * v
         unary_scores(indptr, indices, data, lo, hi, rows, v_emission, unary)
         for s in range(n):
@@ -291,14 +298,14 @@ def sgd_epoch(indptr, indices, data, offsets, labels, rows, n_labels, order, v, 
         gold_score = path_score(unary, labels[lo:hi], transition, start, stop)
         exp_potentials_into(transition, start, stop, potentials, shift)
         outer[:, :] = 0.0
-        log_z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer)
+        log_z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer, 1.0)
         if np.isnan(log_z):
             log_z = forward_backward(unary, n, transition, start, stop, marginal, log_pair)
         else:
             for j in range(L):
                 for k in range(L):
                     log_pair[j, k] = outer[j, k] * potentials[j, k]
-        total += log_z - gold_score
+        total += weights[i] * (log_z - gold_score)
         # v += gain * (phi(gold) - E[phi])
         for s in range(n):
             gold = labels[lo + s]
@@ -329,8 +336,9 @@ def sgd_epoch(indptr, indices, data, offsets, labels, rows, n_labels, order, v, 
 
 
 @njit
-def corpus_nll(indptr, indices, data, offsets, labels, rows, n_labels, order, coef):
-    """``sum_i -log p(gold_i | x_i)`` over the sentences ``order`` under ``coef``."""
+def corpus_nll(indptr, indices, data, offsets, labels, rows, n_labels, order, coef, weights):
+    """``sum_i -w_i log p(gold_i | x_i)`` over the sentences ``order`` under ``coef``,
+    ``w_i = weights[i]`` their sample weights."""
     total = 0.0
     longest = longest_sentence(offsets)
     L = n_labels
@@ -343,8 +351,8 @@ def corpus_nll(indptr, indices, data, offsets, labels, rows, n_labels, order, co
         lo, hi = offsets[i], offsets[i + 1]
         n = hi - lo
         unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
-        z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer)
+        z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer, 1.0)
         if np.isnan(z):
             z = forward_backward(unary, n, transition, start, stop, scratch[5], log_pair)
-        total += z - path_score(unary, labels[lo:hi], transition, start, stop)
+        total += weights[i] * (z - path_score(unary, labels[lo:hi], transition, start, stop))
     return total

@@ -310,7 +310,7 @@ calibration_max_trials : optional
         return arow.set_params(**{k: v for k, v in common.items() if k in arow.get_params()})
 
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y, X_dev=None, y_dev=None):
+    def fit(self, X, y, X_dev=None, y_dev=None, *, sample_weight=None):
         """Train a model.
 
         Parameters
@@ -322,6 +322,10 @@ calibration_max_trials : optional
         X_dev, y_dev : optional
             Held-out data: ap, pa and arow report their score on it per epoch (in
             ``model_.history_``); lbfgs ignores it.
+        sample_weight : array-like of shape (n_sequences,), default=None
+            A weight per sequence (an extra of skstruct's): lbfgs and l2sgd weigh each
+            sequence's log-likelihood by it, ap, pa and arow each update on it; 0
+            leaves a sequence out.
 
         Returns
         -------
@@ -331,9 +335,9 @@ calibration_max_trials : optional
             raise ValueError("Pass both X_dev and y_dev to use the holdout data")
         learner = self._learner()
         if X_dev is not None and not isinstance(learner, LinearChainCRF):
-            learner.fit(X, y, X_dev=X_dev, y_dev=y_dev)
+            learner.fit(X, y, X_dev=X_dev, y_dev=y_dev, sample_weight=sample_weight)
         else:
-            learner.fit(X, y)
+            learner.fit(X, y, sample_weight=sample_weight)
         self.model_ = learner
         if self.model_filename is not None:
             from .. import save  # skstruct imports this module: no import at the top

@@ -34,20 +34,23 @@ from .._kernels.chain import longest_sentence
 class _Corpus:
     """The encoded sentences and what the kernels take with them."""
 
-    def __init__(self, encoded, labels, structure, free):
+    def __init__(self, encoded, labels, structure, free, weights=None):
         self.arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels,
                        structure.rows.arrays, structure.n_labels)  # fmt: skip
         self.n_sentences = encoded.n_sentences
         self.n_weights = structure.n_weights
         self.free = free
         self.longest = longest_sentence(encoded.offsets)
+        # the sentences' sample weights (ones: every sum as unweighted)
+        self.weights = np.ones(self.n_sentences) if weights is None else weights
 
     def epoch(self, order, v, lam, t0, clock):
         """One SGD epoch over ``order`` (updates ``v`` and ``clock``): the summed loss."""
-        return _crf.sgd_epoch(*self.arrays, order, v, self.free, lam, t0, clock, self.longest)
+        return _crf.sgd_epoch(*self.arrays, order, v, self.free, lam, t0, clock, self.longest,
+                              self.weights)  # fmt: skip
 
     def nll(self, order, coef):
-        return _crf.corpus_nll(*self.arrays, order, coef)
+        return _crf.corpus_nll(*self.arrays, order, coef, self.weights)
 
 
 def calibrate(corpus, lam, rng, *, eta, rate, samples, candidates, max_trials):

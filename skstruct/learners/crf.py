@@ -17,6 +17,7 @@ from ..decoders.chain import ALLOWED
 from ..structures import EmissionRows
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.validation import check_sequences_and_labels
+from ._base import check_sample_weight, drop_unweighted
 from ._l2sgd import _Corpus, minimize_l2sgd
 from ._lbfgs import LINESEARCHES, minimize_lbfgs
 from ._model import StructuredModel
@@ -26,11 +27,13 @@ from ._model import StructuredModel
 N_CHUNKS = 16
 
 
-def gold_counts(structure, encoded, labels):
-    """``Phi = sum_i phi(x_i, y_i)`` in ``structure``'s weight layout."""
+def gold_counts(structure, encoded, labels, weights=None):
+    """``Phi = sum_i w_i phi(x_i, y_i)`` in ``structure``'s weight layout (``w_i`` the
+    sample weights, 1 without)."""
     counts = np.zeros(structure.n_weights)
+    weights = np.ones(encoded.n_sentences) if weights is None else weights
     _crf.empirical_counts(encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                          labels, structure.rows.arrays, structure.n_labels,
+                          labels, structure.rows.arrays, structure.n_labels, weights,
                           counts)  # fmt: skip
     return counts
 
@@ -40,7 +43,8 @@ class ChainLikelihood:
     scaling of the L2 term) and its gradient, as :func:`~skstruct.learners._lbfgs.minimize_lbfgs`
     (or ``scipy.optimize.minimize`` with ``jac=True``) takes them.
 
-    ``NLL(w) = sum_i log Z(x_i) - w . Phi``: the gold counts ``Phi`` are counted once,
+    ``NLL(w) = sum_i w_i log Z(x_i) - w . Phi`` (``w_i`` the sentences' sample weights,
+    ``weights``; 1 without): the gold counts ``Phi`` are counted once,
     here; each call runs forward-backward over the sentences, cut into
     :data:`N_CHUNKS` runs of about equal tokens, each run summed on a thread of its own
     and the runs added in order (``empirical``: ``Phi`` when the caller has it). The
@@ -49,15 +53,18 @@ class ChainLikelihood:
     the model does not have.
     """
 
-    def __init__(self, structure, encoded, labels, c2, n_threads, fixed=None, empirical=None):
+    def __init__(self, structure, encoded, labels, c2, n_threads, fixed=None, empirical=None,
+                 weights=None):  # fmt: skip
         self.structure, self.encoded = structure, encoded
         self.c2, self.n_threads, self.fixed = c2, n_threads, fixed
+        # the sentences' sample weights (ones: every sum as unweighted)
+        self.weights = np.ones(encoded.n_sentences) if weights is None else weights
         offsets = encoded.offsets
         n_chunks = max(1, min(N_CHUNKS, encoded.n_sentences))
         cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], n_chunks + 1)[1:-1])
         self.chunk_start = np.concatenate([[0], cuts, [encoded.n_sentences]]).astype(np.int64)
         if empirical is None:
-            empirical = gold_counts(structure, encoded, labels)
+            empirical = gold_counts(structure, encoded, labels, self.weights)
         self.empirical = empirical
         self.log_z = np.empty(n_chunks)
         self.grads = np.empty((n_chunks, structure.n_weights))
@@ -67,7 +74,7 @@ class ChainLikelihood:
         kernel = _crf.chunk_expectations if self.n_threads > 1 else _crf.chunk_expectations_serial
         with numba_threads(self.n_threads):
             kernel(e.indptr, e.indices, e.data, e.offsets, self.structure.rows.arrays, coef,
-                   self.structure.n_labels, self.chunk_start, self.log_z,
+                   self.structure.n_labels, self.chunk_start, self.weights, self.log_z,
                    self.grads)  # fmt: skip
         loss = self.log_z.sum() - coef @ self.empirical + self.c2 * (coef @ coef)
         grad = self.grads.sum(axis=0)
@@ -287,7 +294,7 @@ default=1000, 10, 20
         self.allowed = allowed
 
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
+    def fit(self, X, y, *, sample_weight=None):
         """Minimise the regularised negative log-likelihood (by ``solver``).
 
         Parameters
@@ -295,6 +302,12 @@ default=1000, 10, 20
         X : list of sequences
             Token feature dicts, or raw tokens with ``features``.
         y : list of label sequences
+        sample_weight : array-like of shape (n_sequences,), default=None
+            A finite, non-negative weight per sequence: the likelihood is
+            ``sum_i w_i log p(y_i | x_i)`` (0 leaves a sequence out, as if not given;
+            an integer weight counts it that many times). Which weights the model has
+            (``min_freq``, the transitions seen) follows the sequences of nonzero
+            weight, unweighted.
 
         Returns
         -------
@@ -302,9 +315,13 @@ default=1000, 10, 20
         """
         started = time.perf_counter()
         X, y = check_sequences_and_labels(X, y)
+        X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
         rng = check_random_state(self.random_state)
         encoded, labels = self._initialize(X, y, classes=None, rng=rng)
         self.structure_, fixed, counts = self._weights(encoded, labels)
+        self._sample_weight = weights  # for the solvers; gone when fit ends
+        if weights is not None:
+            counts = gold_counts(self.structure_, encoded, labels, weights)
         history = []
         ended = [started]  # when the last iteration ended
 
@@ -325,10 +342,13 @@ default=1000, 10, 20
         # one BLAS thread: OpenBLAS's threads spin after each of L-BFGS's dot products
         # and slowed the gradient's numba threads by 40% (measured on 2 cores)
         with threadpool_limits(limits=1, user_api="blas"):
-            if self.solver == "l2sgd":
-                result = self._sgd(encoded, labels, fixed, rng, record)
-            else:
-                result = self._lbfgs(encoded, labels, fixed, counts, record, history)
+            try:
+                if self.solver == "l2sgd":
+                    result = self._sgd(encoded, labels, fixed, rng, record)
+                else:
+                    result = self._lbfgs(encoded, labels, fixed, counts, record, history)
+            finally:
+                del self._sample_weight
         self.coef_ = result.x
         self.n_iter_ = int(result.nit)
         self.stop_reason_ = result.message
@@ -338,7 +358,7 @@ default=1000, 10, 20
     def _lbfgs(self, encoded, labels, fixed, counts, record, history):
         objective = ChainLikelihood(
             self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs), fixed,
-            empirical=counts,
+            empirical=counts, weights=self._sample_weight,
         )  # fmt: skip
 
         def iteration(state):
@@ -370,7 +390,7 @@ default=1000, 10, 20
         free = np.ones(n_structure)
         if fixed is not None:
             free[fixed[:n_structure]] = 0.0
-        corpus = _Corpus(encoded, labels, self.structure_, free)
+        corpus = _Corpus(encoded, labels, self.structure_, free, self._sample_weight)
         result = minimize_l2sgd(
             corpus,
             self.c2,

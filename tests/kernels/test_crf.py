@@ -40,8 +40,10 @@ def _chain(seed, n_features, n_labels, full):
     return chain, coef
 
 
-def _enumerated(chain, coef, indptr, indices, data, offsets, labels):
-    """NLL and gradient (in coef's layout) by scoring every label sequence."""
+def _enumerated(chain, coef, indptr, indices, data, offsets, labels, weights=None):
+    """NLL and gradient (in coef's layout) by scoring every label sequence; sentence
+    ``i`` counts ``weights[i]`` times (1 without)."""
+    weights = np.ones(offsets.size - 1) if weights is None else weights
     L = chain.n_labels
     _, transition, start, stop, _ = chain.split(coef)
     dense = chain.emission_matrix(coef).toarray()
@@ -63,8 +65,9 @@ def _enumerated(chain, coef, indptr, indices, data, offsets, labels):
         scores = np.array([score(p) for p in paths])
         log_z = logsumexp(scores)
         gold = labels[lo:hi]
-        nll += log_z - score(gold)
+        nll += weights[i] * (log_z - score(gold))
         for path, weight in [*zip(paths, np.exp(scores - log_z)), (gold, -1.0)]:
+            weight *= weights[i]
             g_start[path[0]] += weight
             g_stop[path[-1]] += weight
             for t in range(n):
@@ -79,28 +82,30 @@ def _enumerated(chain, coef, indptr, indices, data, offsets, labels):
     return nll, grad
 
 
-def _kernel(chain, coef, corpus, n_chunks, parallel):
+def _kernel(chain, coef, corpus, n_chunks, parallel, weights=None):
     indptr, indices, data, offsets, labels = corpus
     n_sentences = offsets.size - 1
+    weights = np.ones(n_sentences) if weights is None else weights
     chunk_start = np.linspace(0, n_sentences, n_chunks + 1).astype(np.int64)
     log_z = np.full(n_chunks, np.nan)
     grads = np.full((n_chunks, coef.size), np.nan)
     kernel = _crf.chunk_expectations if parallel else _crf.chunk_expectations_serial
     kernel(indptr, indices, data, offsets, chain.rows.arrays, coef, chain.n_labels,
-           chunk_start, log_z, grads)  # fmt: skip
+           chunk_start, weights, log_z, grads)  # fmt: skip
     empirical = np.zeros_like(coef)
     _crf.empirical_counts(indptr, indices, data, offsets, labels, chain.rows.arrays,
-                          chain.n_labels, empirical)  # fmt: skip
+                          chain.n_labels, weights, empirical)  # fmt: skip
     return log_z.sum() - coef @ empirical, grads.sum(axis=0) - empirical
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.integers(0, 10_000), st.integers(1, 3), st.booleans())
-def test_nll_and_gradient_equal_enumeration(seed, n_labels, full):
+@given(st.integers(0, 10_000), st.integers(1, 3), st.booleans(), st.booleans())
+def test_nll_and_gradient_equal_enumeration(seed, n_labels, full, weighted):
     corpus = _corpus(seed, n_sentences=4, max_len=4, n_features=5, n_labels=n_labels)
     chain, coef = _chain(seed, 5, n_labels, full)
-    want_nll, want_grad = _enumerated(chain, coef, *corpus)
-    nll, grad = _kernel(chain, coef, corpus, n_chunks=2, parallel=False)
+    weights = np.random.default_rng(seed).uniform(0.0, 3.0, size=4) if weighted else None
+    want_nll, want_grad = _enumerated(chain, coef, *corpus, weights)
+    nll, grad = _kernel(chain, coef, corpus, n_chunks=2, parallel=False, weights=weights)
     assert nll == pytest.approx(want_nll, rel=1e-9, abs=1e-9)
     np.testing.assert_allclose(grad, want_grad, rtol=1e-8, atol=1e-9)
 
@@ -124,9 +129,10 @@ def test_threads_never_change_the_result():
     np.testing.assert_array_equal(serial[1], threaded[1])
 
 
-def _sgd_twin(chain, corpus, order, v, free, lam, t0, t):
+def _sgd_twin(chain, corpus, order, v, free, lam, t0, t, weights):
     """CRFsuite's l2sgd epoch in plain Python: marginals by enumerating every label
-    sequence, weights as ``decay * v``."""
+    sequence, weights as ``decay * v``; sentence ``i``'s step and loss times
+    ``weights[i]``."""
     indptr, indices, data, offsets, labels = corpus
     L = chain.n_labels
     rows = chain.rows
@@ -137,7 +143,7 @@ def _sgd_twin(chain, corpus, order, v, free, lam, t0, t):
         n = hi - lo
         eta = 1.0 / (lam * (t0 + t))
         decay *= 1.0 - eta * lam
-        gain = eta / decay
+        gain = weights[i] * eta / decay
         w = decay * v
         _, transition, start, stop, _ = chain.split(w)
         dense = chain.emission_matrix(w).toarray()
@@ -153,7 +159,7 @@ def _sgd_twin(chain, corpus, order, v, free, lam, t0, t):
         scores = np.array([score(p) for p in paths])
         log_z = logsumexp(scores)
         gold = tuple(labels[lo:hi])
-        total += log_z - score(gold)
+        total += weights[i] * (log_z - score(gold))
         v_emission, v_transition, v_start, v_stop, _ = chain.split(v)
         f_transition = free[: L * L].reshape(L, L)
         f_start, f_stop = free[L * L : L * (L + 1)], free[L * (L + 1) :]
@@ -183,11 +189,13 @@ def test_sgd_epoch_equals_its_twin(seed, n_labels, full):
     free = (rng.random(n_labels * (n_labels + 2)) < 0.7).astype(float)
     order = rng.permutation(5)
     lam, t0, t = 0.05, 20.0, 3.0
-    want_v, want_loss = _sgd_twin(chain, corpus, order, v, free, lam, t0, t)
+    weights = rng.uniform(0.0, 3.0, size=5)
+    want_v, want_loss = _sgd_twin(chain, corpus, order, v, free, lam, t0, t, weights)
     indptr, indices, data, offsets, labels = corpus
     got_v, clock = v.copy(), np.array([t])
     loss = _crf.sgd_epoch(indptr, indices, data, offsets, labels, chain.rows.arrays,
-                          chain.n_labels, order, got_v, free, lam, t0, clock, 4)  # fmt: skip
+                          chain.n_labels, order, got_v, free, lam, t0, clock, 4,
+                          weights)  # fmt: skip
     assert clock[0] == t + 5
     assert loss == pytest.approx(want_loss, rel=1e-9)
     np.testing.assert_allclose(got_v, want_v, rtol=1e-9, atol=1e-12)
@@ -196,8 +204,9 @@ def test_sgd_epoch_equals_its_twin(seed, n_labels, full):
 def test_corpus_nll_equals_enumeration():
     corpus = _corpus(11, n_sentences=4, max_len=4, n_features=5, n_labels=3)
     chain, coef = _chain(11, 5, 3, full=False)
-    want, _ = _enumerated(chain, coef, *corpus)
+    weights = np.array([1.0, 0.0, 2.5, 0.3])
+    want, _ = _enumerated(chain, coef, *corpus, weights)
     indptr, indices, data, offsets, labels = corpus
     got = _crf.corpus_nll(indptr, indices, data, offsets, labels, chain.rows.arrays, 3,
-                          np.arange(4), coef)  # fmt: skip
+                          np.arange(4), coef, weights)  # fmt: skip
     assert got == pytest.approx(want, rel=1e-9)
