@@ -18,8 +18,8 @@ from skstruct import (
     StructuredPerceptron,
     TokenFeatures,
     Viterbi,
+    crfsuite,
 )
-from skstruct import crfsuite
 from skstruct.datasets import make_chain_data
 from tests import naive
 from tests.test_perceptron import _as_sparse, _token_dicts
@@ -190,7 +190,7 @@ def test_crf_weight_two_is_the_sequence_twice():
     X, y = _data(5)
     weights = np.ones(len(X))
     weights[[1, 4]] = 2.0
-    twice = X + [X[1], X[4]], y + [y[1], y[4]]
+    twice = [*X, X[1], X[4]], [*y, y[1], y[4]]
     crf = LinearChainCRF(c2=0.1, max_iter=30).fit(*twice)  # the layout of both
     encoded, labels = crf.encode(X, y)
     encoded_twice, labels_twice = crf.encode(*twice)
