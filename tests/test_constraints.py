@@ -169,7 +169,7 @@ DECODERS = [
 def test_constrained_prediction_is_the_best_allowed_sequence(decoder, seed):
     model, X = _random_model(decoder.order, BIO, seed, decoder)
     predicted = model.predict(X)
-    for x, labels in zip(X, predicted):
+    for x, labels in zip(X[:15], predicted):  # enumeration is slow: the first 15
         best = _enumerated(model, x, 1)
         if not best:  # the pairs given allow no sequence of this length
             continue
@@ -188,7 +188,7 @@ def test_fixed_labels_give_the_best_sequence_that_has_them(decoder):
         t = int(rng.integers(len(x)))
         fixed.append({t: str(rng.choice(["B-PER", "O", "B-LOC"]))})
     predicted = model.predict(X, fixed=fixed)
-    for x, labels, known in zip(X, predicted, fixed):
+    for x, labels, known in list(zip(X, predicted, fixed))[:15]:  # enumeration is slow
         assert all(labels[t] == label for t, label in known.items())
         (_, best_score), *_ = _enumerated(model, x, 1, known)
         scores = model.structure_.scores(model.encode([x]), 0, model.coef_)
@@ -276,7 +276,7 @@ def test_nbest_first_is_predict_and_exact_nbest_equals_enumeration(decoder):
     model, X = _random_model(decoder.order, BIO, 3, decoder)
     nbest = model.predict_nbest(X, k=4)
     assert [found[0][0] for found in nbest] == model.predict(X)
-    for x, found in zip(X, nbest):
+    for x, found in zip(X[:15], nbest):  # enumeration is slow: the first 15
         scores = [s for _, s in found]
         assert scores == sorted(scores, reverse=True)
         assert len(found) <= (4 if isinstance(decoder, Viterbi) else min(4, decoder.beam_size))
