@@ -223,3 +223,86 @@ def test_crfsuite_drop_in_passes_the_weights():
         ours = crfsuite.CRF(algorithm=algorithm, max_iterations=5).fit(X, y, sample_weight=weights)
         direct = ours._learner().fit(X, y, sample_weight=weights)
         np.testing.assert_array_equal(ours.model_.coef_, direct.coef_)
+
+
+# -- class weights -----------------------------------------------------------------------
+
+
+def _phi_by_token(model, sentence, path, token_weights):
+    """phi(x, path) with each part scaled by the weight of the token it ends at."""
+    counts = {}
+    for t, (token, label) in enumerate(zip(sentence, path)):
+        for f, v in token:
+            key = ("emission", f, label)
+            counts[key] = counts.get(key, 0.0) + token_weights[t] * v
+        if t:
+            key = ("transition", path[t - 1], label)
+            counts[key] = counts.get(key, 0.0) + token_weights[t]
+    counts[("start", path[0])] = counts.get(("start", path[0]), 0.0) + token_weights[0]
+    last = ("stop", path[-1])
+    counts[last] = counts.get(last, 0.0) + token_weights[-1]
+    return counts
+
+
+@pytest.mark.parametrize("class_weight", ["balanced", {"L0": 3.0, "L2": 0.5}])
+def test_class_weighted_perceptron_matches_python_twin(class_weight):
+    rng = np.random.default_rng(5)
+    X = [[{**t, "v": float(rng.normal())} for t in seq] for seq in _token_dicts(rng, 12, 5)]
+    y = [[f"L{rng.integers(3)}" for _ in seq] for seq in X]
+    y[0][0], y[1][0], y[2][0] = "L0", "L1", "L2"
+    est = StructuredPerceptron(max_iter=3, average=False, shuffle=False, class_weight=class_weight)
+    est.fit(X, y)
+    labels = [[int(lab[1]) for lab in seq] for seq in y]
+    if class_weight == "balanced":
+        from sklearn.utils.class_weight import compute_class_weight
+
+        flat = np.concatenate(labels)
+        by_label = compute_class_weight("balanced", classes=np.arange(3), y=flat)
+    else:
+        by_label = np.array([3.0, 1.0, 0.5])
+    np.testing.assert_allclose(est.class_weight_, by_label)
+    encoded = est.encoder_.transform(X)
+    model = naive.ChainModel(encoded.n_features, 3)
+    sentences = _as_sparse(encoded)
+    w = {}
+    for _ in range(3):
+        for i, sentence in enumerate(sentences):
+            pred = model.decode(sentence, w)
+            if list(pred) != labels[i]:
+                token_weights = by_label[labels[i]]
+                for part, v in _phi_by_token(model, sentence, labels[i], token_weights).items():
+                    w[part] = w.get(part, 0.0) + v
+                for part, v in _phi_by_token(model, sentence, pred, token_weights).items():
+                    w[part] = w.get(part, 0.0) - v
+    np.testing.assert_allclose(
+        naive.dense_chain_coef(est.structure_, est.coef_), model.to_flat(w), atol=1e-12
+    )
+
+
+@pytest.mark.parametrize("learner", LEARNERS, ids=repr)
+def test_class_weight_changes_the_model_and_ones_do_not(learner):
+    X, y = _data(8)
+    plain = learner.fit(X, y).predict(X)
+    ones = learner.set_params(class_weight={"A": 1.0}).fit(X, y)
+    assert ones.class_weight_.tolist() == [1.0, 1.0, 1.0]
+    if not isinstance(learner, (PassiveAggressive, AROW, SWVP)) and learner.decoder is None:
+        assert ones.predict(X) == plain  # real-valued features: no exact ties
+    heavy = learner.set_params(class_weight={"A": 20.0}).fit(X, y)
+    predicted = [label for seq in heavy.predict(X) for label in seq]
+    before = [label for seq in plain for label in seq]
+    assert predicted.count("A") >= before.count("A")
+    learner.set_params(class_weight=None)
+
+
+def test_bad_class_weights_are_refused():
+    X, y = _data()
+    with pytest.raises(ValueError, match=r"class_weight names labels the training data lacks"):
+        StructuredPerceptron(class_weight={"Z": 2.0}).fit(X, y)
+    with pytest.raises(ValueError, match=r"class_weight\['A'\] is -1"):
+        StructuredPerceptron(class_weight={"A": -1}).fit(X, y)
+    from skstruct import Eisner
+
+    with pytest.raises(ValueError, match="does not apply to parsing"):
+        StructuredPerceptron(Eisner(), class_weight="balanced").fit(
+            [[{"form": "a", "upos": "X"}, {"form": "b", "upos": "Y"}]], [[0, 1]]
+        )

@@ -18,7 +18,8 @@ from .values import feature_value
 
 
 @njit
-def chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, order, with_stop, n_labels):
+def chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, order, with_stop, n_labels,
+                token_weight):  # fmt: skip
     """``(keys, values)``: ``phi(gold) - phi(pred)`` over the first ``n_tokens`` tokens of
     the sentence starting at row ``lo``, keys int64 ascending and distinct, values
     float64 nonzero.
@@ -26,7 +27,9 @@ def chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, order, with_sto
     gold, pred : int32 (>= n_tokens,) label ids; ``with_stop`` adds the stop part (full
     sequences). The same parts as ``chain.add_chain_delta`` (positions, bigrams and
     trigrams where the two outputs differ, token feature values honoured), so the cost
-    is O(m log m) for the m entries of the difference.
+    is O(m log m) for the m entries of the difference. Every part ending at position
+    ``pos`` (its emissions, the bigram and trigram that end there, start at 0 and stop
+    at the last) is multiplied by ``token_weight[pos]`` (ones: the plain difference).
     """
     n_dense = n_structure_weights(n_labels, order)
     L = n_labels
@@ -44,7 +47,7 @@ def chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, order, with_sto
         if g == p:
             continue
         for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
-            v = feature_value(data, j)
+            v = token_weight[pos] * feature_value(data, j)
             base = n_dense + np.int64(indices[j]) * L
             keys[m], values[m] = base + g, v
             keys[m + 1], values[m + 1] = base + p, -v
@@ -52,18 +55,18 @@ def chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, order, with_sto
     if order >= 1:
         start, stop = L * L, L * (L + 1)
         if gold[0] != pred[0]:
-            keys[m], values[m] = start + gold[0], 1.0
-            keys[m + 1], values[m + 1] = start + pred[0], -1.0
+            keys[m], values[m] = start + gold[0], token_weight[0]
+            keys[m + 1], values[m + 1] = start + pred[0], -token_weight[0]
             m += 2
         last = n_tokens - 1
         if with_stop and gold[last] != pred[last]:
-            keys[m], values[m] = stop + gold[last], 1.0
-            keys[m + 1], values[m + 1] = stop + pred[last], -1.0
+            keys[m], values[m] = stop + gold[last], token_weight[last]
+            keys[m + 1], values[m + 1] = stop + pred[last], -token_weight[last]
             m += 2
         for pos in range(1, n_tokens):
             if gold[pos - 1] != pred[pos - 1] or gold[pos] != pred[pos]:
-                keys[m], values[m] = gold[pos - 1] * L + gold[pos], 1.0
-                keys[m + 1], values[m + 1] = pred[pos - 1] * L + pred[pos], -1.0
+                keys[m], values[m] = gold[pos - 1] * L + gold[pos], token_weight[pos]
+                keys[m + 1], values[m + 1] = pred[pos - 1] * L + pred[pos], -token_weight[pos]
                 m += 2
     if order == 2:
         trigram = L * (L + 2)
@@ -72,7 +75,7 @@ def chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, order, with_sto
             if not (same and gold[pos] == pred[pos]):
                 keys[m] = trigram + (gold[pos - 2] * L + gold[pos - 1]) * L + gold[pos]
                 keys[m + 1] = trigram + (pred[pos - 2] * L + pred[pos - 1]) * L + pred[pos]
-                values[m], values[m + 1] = 1.0, -1.0
+                values[m], values[m + 1] = token_weight[pos], -token_weight[pos]
                 m += 2
     return collapse(keys[:m], values[:m])
 

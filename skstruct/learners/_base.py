@@ -49,6 +49,7 @@ class BaseStructuredLearner(StructuredModel):
         "verbose": ["verbose"],
         "batch_size": [Interval(Integral, 1, None, closed="left"), StrOptions({"auto"})],
         "n_jobs": [Integral, None],
+        "class_weight": [dict, StrOptions({"balanced"}), None],
     }
 
     # -- training -----------------------------------------------------------------------
@@ -170,6 +171,7 @@ class BaseStructuredLearner(StructuredModel):
 
     def _initialize(self, X, y, classes, rng, decoder=None):
         encoded, outputs = super()._initialize(X, y, classes, rng, decoder)
+        self.class_weight_ = resolve_class_weight(self, outputs)
         self._weights = self._new_state()
         return encoded, outputs
 
@@ -295,7 +297,8 @@ class BaseStructuredLearner(StructuredModel):
             # partial labels: each gold is completed from the weights of its turn, and
             # weighted updates: the generic loop does both (the fused kernels take fixed
             # golds and unit weights)
-            if fused is not None and weights is None and not _has_unknown(structure, outputs):
+            plain = weights is None and getattr(self, "class_weight_", None) is None
+            if fused is not None and plain and not _has_unknown(structure, outputs):
                 return fused(structure, decoder, rule, encoded, outputs, order, state, minibatch)
             return self._generic_epoch(state, encoded, outputs, order, minibatch, weights)
 
@@ -307,6 +310,7 @@ class BaseStructuredLearner(StructuredModel):
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
         task, offsets, search = self.task_, encoded.offsets, rule.needs_trace
         partial = _has_unknown(structure, outputs)
+        by_label = getattr(self, "class_weight_", None)
         stats, correct = rule.epoch_stats(), 0
 
         def decode(i):
@@ -332,9 +336,13 @@ class BaseStructuredLearner(StructuredModel):
                         raise ValueError(f"Example {i}: {exc}") from None
                 for i, violations in zip(batch, chosen):
                     scale = 1.0 if weights is None else weights[i]
-                    for violation in violations:
-                        structure.update(state, encoded, i, violation.gold, violation.pred,
-                                         scale * violation.weight)  # fmt: skip
+                    for v in violations:
+                        if by_label is None:
+                            structure.update(state, encoded, i, v.gold, v.pred, scale * v.weight)
+                        else:  # each token's part by its gold label's weight
+                            token_weights = by_label[v.gold[: v.pred.shape[0]]]
+                            structure.update_by_tokens(state, encoded, i, v.gold, v.pred,
+                                                       scale * v.weight, token_weights)  # fmt: skip
                     state.n_seen += 1
         stats = rule.finish_stats(stats)
         stats["correct"] = correct
@@ -374,6 +382,42 @@ def constrained(state):
     constraints) holds for the whole epoch (``LinearChain.forbidding``)."""
     forbidding = getattr(state.structure, "forbidding", None)
     return nullcontext() if forbidding is None else forbidding(state)
+
+
+def resolve_class_weight(learner, outputs):
+    """``class_weight_``: the weight of each label id, from the learner's
+    ``class_weight`` and the training labels ``outputs`` (ids, -1 unknown); None
+    without class weights."""
+    class_weight = learner.class_weight
+    if class_weight is None:
+        return None
+    classes = getattr(learner, "classes_", None)
+    if not hasattr(learner.structure_, "complete") or classes is None:
+        raise ValueError(
+            "class_weight weighs the labels of sequence labelling; it does not apply to parsing."
+        )
+    labels = classes.tolist()
+    if isinstance(class_weight, str):  # "balanced"
+        counts = np.bincount(outputs[outputs >= 0], minlength=len(labels)).astype(float)
+        by_label = np.ones(len(labels))
+        seen = counts > 0
+        by_label[seen] = counts.sum() / (len(labels) * counts[seen])
+        return by_label
+    unknown = [label for label in class_weight if label not in labels]
+    if unknown:
+        raise ValueError(
+            f"class_weight names labels the training data lacks: {unknown!r} (classes_: "
+            f"{labels!r})."
+        )
+    by_label = np.ones(len(labels))
+    for label, weight in class_weight.items():
+        if not (isinstance(weight, Real) and np.isfinite(weight) and weight >= 0):
+            raise ValueError(
+                f"class_weight[{label!r}] is {weight!r}; weights must be finite and "
+                f"non-negative numbers."
+            )
+        by_label[labels.index(label)] = float(weight)
+    return by_label
 
 
 def _has_unknown(structure, outputs):

@@ -50,9 +50,16 @@ class AROW(BaseStructuredLearner):
     features, n_features, shuffle, random_state, warm_start, validation_fraction, \
 n_iter_no_change, verbose
         As in :class:`~skstruct.StructuredPerceptron`.
+    class_weight : dict, "balanced" or None, default=None
+        Sequence labelling: scales each token's part of an update by the weight of its
+        gold label (``{label: weight}``, 1 for a label not named; ``"balanced"``:
+        ``n_tokens / (n_labels * count(label))`` over the training tokens). Weighted
+        epochs take the generic training loop. Fitted as ``class_weight_``.
 
     Attributes
     ----------
+    class_weight_ : ndarray of shape (n_labels,) or None
+        The weight of each label (``classes_``' order) that ``class_weight`` gave.
     coef_, classes_, structure_, encoder_, features_, decoder_, n_iter_, \
 best_iteration_
         As in :class:`~skstruct.StructuredPerceptron` (``coef_`` holds the current,
@@ -138,6 +145,7 @@ best_iteration_
         validation_fraction=None,
         n_iter_no_change=None,
         verbose=0,
+        class_weight=None,
     ):
         self.decoder = decoder
         self.variance = variance
@@ -152,6 +160,7 @@ best_iteration_
         self.validation_fraction = validation_fraction
         self.n_iter_no_change = n_iter_no_change
         self.verbose = verbose
+        self.class_weight = class_weight
 
     def _decoder_needs(self):
         yield (
@@ -222,16 +231,28 @@ best_iteration_
                 stats["loss"] += loss
                 keys, delta = structure.delta(encoded, i, gold, pred)
                 if loss > 0.0 and delta.size:
-                    self._update(state, keys, delta, loss, 1.0 if weights is None else weights[i])
+                    by_label = self.class_weight_
+                    moved = None
+                    if by_label is not None:  # the step, not the confidences, by label
+                        moved = structure.delta(encoded, i, gold, pred, by_label[gold])
+                    self._update(state, keys, delta, loss, 1.0 if weights is None else weights[i],
+                                 moved)  # fmt: skip
                     stats["updates"] += 1
             state.n_seen += 1
         return stats
 
-    def _update(self, state, keys, delta, loss, scale=1.0):
+    def _update(self, state, keys, delta, loss, scale=1.0, moved=None):
         """AROW's step on the feature difference ``delta`` (at ``keys``) with ``loss``;
         a sample weight ``scale`` multiplies the step of the weights (not the gain in
-        confidence)."""
+        confidence), and ``moved`` (``(keys, delta)`` scaled by the class weights of
+        the gold labels) replaces ``delta`` as the step's direction."""
         sigma = state.variances(keys)
         squared = delta * delta
         alpha = scale * loss / (self.gamma + squared @ sigma)
-        state.structure.add_at(state, keys, (alpha * sigma * delta, squared / self.gamma))
+        if moved is None:
+            state.structure.add_at(state, keys, (alpha * sigma * delta, squared / self.gamma))
+            return
+        step_keys, step = moved
+        step = alpha * state.variances(step_keys) * step
+        state.structure.add_at(state, step_keys, (step, np.zeros_like(step)))
+        state.structure.add_at(state, keys, (np.zeros_like(delta), squared / self.gamma))

@@ -51,9 +51,16 @@ n_iter_no_change, n_jobs, verbose
     batch_size : int or "auto", default=1
         As in :class:`~skstruct.StructuredPerceptron`, but online by default, as
         CRFsuite is.
+    class_weight : dict, "balanced" or None, default=None
+        Sequence labelling: scales each token's part of an update by the weight of its
+        gold label (``{label: weight}``, 1 for a label not named; ``"balanced"``:
+        ``n_tokens / (n_labels * count(label))`` over the training tokens). Weighted
+        epochs take the generic training loop. Fitted as ``class_weight_``.
 
     Attributes
     ----------
+    class_weight_ : ndarray of shape (n_labels,) or None
+        The weight of each label (``classes_``' order) that ``class_weight`` gave.
     coef_, classes_, structure_, encoder_, features_, decoder_, n_iter_, \
 best_iteration_
         As in :class:`~skstruct.StructuredPerceptron`.
@@ -134,6 +141,7 @@ best_iteration_
         batch_size=1,
         n_jobs=None,
         verbose=0,
+        class_weight=None,
     ):
         self.decoder = decoder
         self.pa_type = pa_type
@@ -152,6 +160,7 @@ best_iteration_
         self.batch_size = batch_size
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.class_weight = class_weight
 
     @property
     def average(self):

@@ -99,9 +99,16 @@ class StructuredPerceptron(BaseStructuredLearner):
         results for any value.
     verbose : int, default=0
         Show a progress bar over epochs with the mistakes and dev score.
+    class_weight : dict, "balanced" or None, default=None
+        Sequence labelling: scales each token's part of an update by the weight of its
+        gold label (``{label: weight}``, 1 for a label not named; ``"balanced"``:
+        ``n_tokens / (n_labels * count(label))`` over the training tokens). Weighted
+        epochs take the generic training loop. Fitted as ``class_weight_``.
 
     Attributes
     ----------
+    class_weight_ : ndarray of shape (n_labels,) or None
+        The weight of each label (``classes_``' order) that ``class_weight`` gave.
     coef_ : ndarray of shape (n_weights,)
         The learnt (averaged) weights, laid out by ``structure_``. For a chain:
         ``[transition | start | stop | trigram (order 2) | emission pool]``, the pool
@@ -196,6 +203,7 @@ class StructuredPerceptron(BaseStructuredLearner):
         batch_size="auto",
         n_jobs=None,
         verbose=0,
+        class_weight=None,
     ):
         self.decoder = decoder
         self.update = update
@@ -211,6 +219,7 @@ class StructuredPerceptron(BaseStructuredLearner):
         self.batch_size = batch_size
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.class_weight = class_weight
 
     def _make_rule(self):
         if isinstance(self.update, str):

@@ -49,9 +49,16 @@ class StructuredWeightedViolationsPerceptron(BaseStructuredLearner):
     features, n_features, max_iter, average, shuffle, random_state, warm_start, \
 validation_fraction, n_iter_no_change, batch_size, n_jobs, verbose
         As in :class:`~skstruct.StructuredPerceptron`.
+    class_weight : dict, "balanced" or None, default=None
+        Sequence labelling: scales each token's part of an update by the weight of its
+        gold label (``{label: weight}``, 1 for a label not named; ``"balanced"``:
+        ``n_tokens / (n_labels * count(label))`` over the training tokens). Weighted
+        epochs take the generic training loop. Fitted as ``class_weight_``.
 
     Attributes
     ----------
+    class_weight_ : ndarray of shape (n_labels,) or None
+        The weight of each label (``classes_``' order) that ``class_weight`` gave.
     coef_, classes_, structure_, encoder_, features_, decoder_, n_iter_
         As in :class:`~skstruct.StructuredPerceptron`.
     update_rule_ : MixedAssignments
@@ -121,6 +128,7 @@ validation_fraction, n_iter_no_change, batch_size, n_jobs, verbose
         batch_size="auto",
         n_jobs=None,
         verbose=0,
+        class_weight=None,
     ):
         self.decoder = decoder
         self.substructures = substructures
@@ -140,6 +148,7 @@ validation_fraction, n_iter_no_change, batch_size, n_jobs, verbose
         self.batch_size = batch_size
         self.n_jobs = n_jobs
         self.verbose = verbose
+        self.class_weight = class_weight
 
     def _make_rule(self):
         return MixedAssignments(

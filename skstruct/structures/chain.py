@@ -290,7 +290,7 @@ class LinearChain:
         ):  # fmt: skip
             self.grow(state)
 
-    def delta(self, encoded, i, gold, pred):
+    def delta(self, encoded, i, gold, pred, token_weights=None):
         """``phi(gold) - phi(pred)`` for sentence ``i`` as a sparse vector ``(keys,
         values)``: keys ascending and distinct, whatever the layout (a dense weight's
         position, ``n_dense + feature * n_labels + label`` for an emission pair, as
@@ -298,13 +298,24 @@ class LinearChain:
         cancel left out, token feature values honoured. ``values @ values`` is
         ``||phi(gold) - phi(pred)||^2``. ``pred`` may be a prefix, as for :meth:`update`.
         Nothing is given a weight: the cost is O(m log m) for the m entries.
+        ``token_weights`` (one per compared token, or None: ones) multiply every part
+        ending at their token (emissions, the bigram and trigram ending there, start,
+        stop): a learner's ``class_weight`` of the gold labels.
         """
         lo = encoded.offsets[i]
         n = encoded.offsets[i + 1] - lo
+        m = pred.shape[0]
+        weights = np.ones(m) if token_weights is None else token_weights
         return _delta.chain_delta(
-            encoded.indptr, encoded.indices, encoded.data, lo, gold, pred, pred.shape[0],
-            self.order, pred.shape[0] == n, self.n_labels,
+            encoded.indptr, encoded.indices, encoded.data, lo, gold, pred, m, self.order,
+            m == n, self.n_labels, weights,
         )  # fmt: skip
+
+    def update_by_tokens(self, state, encoded, i, gold, pred, weight, token_weights):
+        """:meth:`update` with each part scaled by the weight of the token it ends at
+        (``token_weights``, see :meth:`delta`)."""
+        keys, values = self.delta(encoded, i, gold, pred, token_weights)
+        self.add_at(state, keys, (weight * values, weight * state.n_seen * values))
 
     def add_at(self, state, keys, values):
         """Add to the training ``state`` (whose structure this is) at ``keys`` (as
