@@ -17,7 +17,7 @@ from skstruct import (
 )
 from skstruct.structures import ChainScores
 from tests import naive
-from tests.test_perceptron import _as_sparse, _token_dicts
+from tests.test_perceptron import _token_dicts, assert_equals_python_twin
 
 
 def _hide(y, fraction, seed):
@@ -37,20 +37,7 @@ def test_latent_perceptron_matches_python_twin(average, order, batch_size):
     y[0][0], y[1][0], y[2][0] = "L0", "L1", "L2"
     partial = _hide(y, 0.4, 0)
     partial[0][0], partial[1][0], partial[2][0] = "L0", "L1", "L2"
-    est = StructuredPerceptron(
-        Viterbi(order=order), max_iter=3, average=average, shuffle=False, batch_size=batch_size
-    ).fit(X, partial)
-    encoded = est.encoder_.transform(X)
-    model = naive.ChainModel(encoded.n_features, 3, first_order=order == 1)
-    labels = [[None if lab is None else int(lab[1]) for lab in seq] for seq in partial]
-    orders = [range(len(X))] * 3
-    w, mean, mistakes = naive.perceptron(model, _as_sparse(encoded), labels, orders, batch_size)
-    np.testing.assert_allclose(
-        naive.dense_chain_coef(est.structure_, est.coef_),
-        model.to_flat(mean if average else w),
-        atol=1e-12,
-    )
-    assert [r["mistakes"] for r in est.history_] == mistakes
+    assert_equals_python_twin(X, partial, order, average, batch_size)
 
 
 @pytest.mark.parametrize("seed", range(6))

@@ -89,12 +89,18 @@ def test_estimator_matches_python_twin(average, order, batch_size):
     for seq in y[:3]:
         seq[0] = "L0"  # make sure all three labels occur
     y[3][0], y[4][0] = "L1", "L2"
+    assert_equals_python_twin(X, y, order, average, batch_size)
+
+
+def assert_equals_python_twin(X, y, order, average, batch_size):
+    """Fit the perceptron on ``X``, ``y`` (labels ``"L0"``-``"L2"``, None unknown) for 3
+    epochs in order and check its weights and mistakes against ``naive.perceptron``."""
     est = StructuredPerceptron(
         Viterbi(order=order), max_iter=3, average=average, shuffle=False, batch_size=batch_size
     ).fit(X, y)
     encoded = est.encoder_.transform(X)
     model = naive.ChainModel(encoded.n_features, 3, first_order=order == 1)
-    labels = [[int(label[1]) for label in seq] for seq in y]
+    labels = [[None if label is None else int(label[1]) for label in seq] for seq in y]
     orders = [range(len(X))] * 3
     w, mean, mistakes = naive.perceptron(model, _as_sparse(encoded), labels, orders, batch_size)
     np.testing.assert_allclose(
