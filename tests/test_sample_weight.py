@@ -12,6 +12,8 @@ from skstruct import (
     AROW,
     SWVP,
     BeamSearch,
+    Eisner,
+    ExponentiatedGradientSSVM,
     LinearChainCRF,
     ParameterMixing,
     PassiveAggressive,
@@ -300,9 +302,50 @@ def test_bad_class_weights_are_refused():
         StructuredPerceptron(class_weight={"Z": 2.0}).fit(X, y)
     with pytest.raises(ValueError, match=r"class_weight\['A'\] is -1"):
         StructuredPerceptron(class_weight={"A": -1}).fit(X, y)
-    from skstruct import Eisner
-
     with pytest.raises(ValueError, match="does not apply to parsing"):
         StructuredPerceptron(Eisner(), class_weight="balanced").fit(
             [[{"form": "a", "upos": "X"}, {"form": "b", "upos": "Y"}]], [[0, 1]]
         )
+
+
+# -- the EG structured SVM -----------------------------------------------------------------
+
+
+def test_eg_weight_two_is_the_example_twice():
+    from skstruct.learners.eg import objectives
+
+    X, y = _data(9, n=20)
+    weights = np.ones(len(X))
+    weights[[2, 5]] = 2.0
+    twice = [*X, X[2], X[5]], [*y, y[2], y[5]]
+    eg = ExponentiatedGradientSSVM(C=0.5, max_iter=2, random_state=0).fit(*twice)
+    encoded, gold = eg.encode(X, y)
+    encoded_twice, gold_twice = eg.encode(*twice)
+    weighted, duplicated = eg._dual(encoded, gold, weights), eg._dual(encoded_twice, gold_twice)
+    np.testing.assert_allclose(weighted.coef(), duplicated.coef(), atol=1e-12)
+    coef = np.random.default_rng(0).normal(size=eg.coef_.size)
+    assert objectives(weighted, coef)["primal"] == pytest.approx(
+        objectives(duplicated, coef)["primal"], rel=1e-12
+    )
+    fitted = ExponentiatedGradientSSVM(C=0.5, max_iter=5, random_state=0)
+    gaps = [r["gap"] for r in fitted.fit(X, y, sample_weight=weights).history_]
+    assert gaps[-1] < gaps[0]
+
+
+@pytest.mark.parametrize("parser", [False, True])
+def test_eg_weight_zero_is_the_example_left_out(parser):
+    if parser:
+        rng = np.random.default_rng(0)
+        X = [[{"form": f"w{rng.integers(5)}", "upos": f"P{rng.integers(3)}"} for _ in range(4)]
+             for _ in range(12)]  # fmt: skip
+        y = [[0, 1, 1, 3]] * 6 + [[2, 0, 2, 2]] * 6
+        learner = ExponentiatedGradientSSVM(Eisner(), max_iter=3, random_state=0)
+    else:
+        X, y = _data(10, n=20)
+        learner = ExponentiatedGradientSSVM(max_iter=3, random_state=0)
+    weights = np.ones(len(X))
+    weights[[1, 3]] = 0.0
+    keep = weights > 0
+    weighted = learner.fit(X, y, sample_weight=weights).coef_.copy()
+    subset = learner.fit([x for x, k in zip(X, keep) if k], [s for s, k in zip(y, keep) if k])
+    np.testing.assert_array_equal(weighted, subset.coef_)

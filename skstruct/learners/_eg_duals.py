@@ -54,8 +54,10 @@ class ChainDual:
     (pool slots no pair holds stay zero).
     """
 
-    def __init__(self, structure, decoder, encoded, gold, C):
+    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None):
         self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
+        self.Ci = example_C(C, sample_weight, encoded.n_sentences)
+        self.weighted = sample_weight is not None
         self.gold = np.asarray(gold, dtype=np.int64)
         L, n_sentences = structure.n_labels, encoded.n_sentences
         self.theta_unary = np.zeros((encoded.n_tokens, L))
@@ -122,7 +124,7 @@ class ChainDual:
         self.expected_loss[i] = proposal.expected_loss
 
     def apply(self, i, proposal, coef):
-        """``w += C * (E_alpha[phi] - E_proposal[phi])`` for example ``i``; returns the
+        """``w += C_i * (E_alpha[phi] - E_proposal[phi])`` for example ``i``; returns the
         change of ``||w||^2``, the squared norm of the touched weights before (the
         scale of its rounding error) and a function that undoes the change."""
         lo, hi = self._bounds(i)
@@ -131,15 +133,15 @@ class ChainDual:
         self._mark += 1
         k = _eg.scatter_emissions(
             self.encoded.indptr, self.encoded.indices, self.encoded.data, lo, hi, d_unary,
-            self.structure.rows.arrays, emission, -self.C, True, self._stamp, self._mark,
+            self.structure.rows.arrays, emission, -self.Ci[i], True, self._stamp, self._mark,
             self._slots, self._saved,
         )  # fmt: skip
         slots, saved = self._slots[:k].copy(), self._saved[:k].copy()
         dense = coef[: self.structure.n_dense]  # transition, start, stop: at the front
         saved_dense = dense.copy()
-        transition -= self.C * (proposal.mu[1] - self.mu_pair[i])
-        start -= self.C * d_unary[0]
-        stop -= self.C * d_unary[-1]
+        transition -= self.Ci[i] * (proposal.mu[1] - self.mu_pair[i])
+        start -= self.Ci[i] * d_unary[0]
+        stop -= self.Ci[i] * d_unary[-1]
         before = _eg.squared_norm(saved) + _eg.squared_norm(saved_dense)
         change = _eg.squared_norm_at(emission, slots, k) + _eg.squared_norm(dense) - before
 
@@ -150,23 +152,34 @@ class ChainDual:
         return change, before, undo
 
     def coef(self):
-        """``w = C * sum_i (phi(x_i, y_i) - E_{alpha_i}[phi])``, computed afresh."""
+        """``w = sum_i C_i (phi(x_i, y_i) - E_{alpha_i}[phi])``, computed afresh."""
         coef = np.zeros(self.structure.n_weights)
         emission, transition, start, stop, _ = self.structure.split(coef)
         offsets, n_tokens = self.encoded.offsets, self.encoded.n_tokens
         residual = -self.mu_unary
         residual[np.arange(n_tokens), self.gold] += 1.0
+        firsts, lasts = offsets[:-1], offsets[1:] - 1
+        if not self.weighted:  # C for every example: the sums as they always were
+            scale, token_C, pair = self.C, self.C, self.C * self.mu_pair.sum(axis=0)
+            ends = (self.C * residual[firsts].sum(axis=0), self.C * residual[lasts].sum(axis=0))
+            across = -self.C
+        else:
+            token_C = np.repeat(self.Ci, np.diff(offsets))  # each token's example's C
+            residual *= token_C[:, None]
+            scale, pair = 1.0, np.tensordot(self.Ci, self.mu_pair, axes=1)
+            ends = (residual[firsts].sum(axis=0), residual[lasts].sum(axis=0))
+            across, token_C = -token_C[firsts[1:]], token_C[1:]
         _eg.scatter_emissions(
             self.encoded.indptr, self.encoded.indices, self.encoded.data, 0, n_tokens, residual,
-            self.structure.rows.arrays, emission, self.C, False, self._stamp, 0, self._slots,
+            self.structure.rows.arrays, emission, scale, False, self._stamp, 0, self._slots,
             self._saved,
         )  # fmt: skip
-        firsts, lasts = offsets[:-1], offsets[1:] - 1
-        np.add.at(transition, (self.gold[:-1], self.gold[1:]), self.C)
-        np.add.at(transition, (self.gold[lasts[:-1]], self.gold[firsts[1:]]), -self.C)
-        transition -= self.C * self.mu_pair.sum(axis=0)
-        start += self.C * residual[firsts].sum(axis=0)
-        stop += self.C * residual[lasts].sum(axis=0)
+        # the gold bigrams of consecutive tokens, less those across two sentences
+        np.add.at(transition, (self.gold[:-1], self.gold[1:]), token_C)
+        np.add.at(transition, (self.gold[lasts[:-1]], self.gold[firsts[1:]]), across)
+        transition -= pair
+        start += ends[0]
+        stop += ends[1]
         return coef
 
     def hinge(self, coef):
@@ -203,8 +216,10 @@ class TreeDual:
     """Dual variables of a first-order, unlabelled
     :class:`~skstruct.structures.ArcFactoredTree`: one potential per possible arc."""
 
-    def __init__(self, structure, decoder, encoded, gold, C):
+    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None):
         self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
+        self.Ci = example_C(C, sample_weight, encoded.n_sentences)
+        self.weighted = sample_weight is not None
         self.gold = np.asarray(gold, dtype=np.int64)
         self.attrs = encoded.attrs
         lengths = np.diff(encoded.offsets)
@@ -298,12 +313,14 @@ class TreeDual:
         d_mu = proposal.mu[0] - self._square(self.mu, i)
         self._mark += 1
         if self._ids_of == i:
-            k = _eg.scatter_arc_ids(coef, n, self._arc_ids, self._arc_counts, d_mu, -self.C,
-                                    self._stamp, self._mark, self._ids, self._saved)  # fmt: skip
+            k = _eg.scatter_arc_ids(coef, n, self._arc_ids, self._arc_counts, d_mu,
+                                    -self.Ci[i], self._stamp, self._mark, self._ids,
+                                    self._saved)  # fmt: skip
         else:
             k = _eg.scatter_arcs(
                 self.attrs, self.encoded.offsets[i], n, d_mu, coef, self.structure.n_features,
-                -self.C, self._buffer, True, self._stamp, self._mark, self._ids, self._saved,
+                -self.Ci[i], self._buffer, True, self._stamp, self._mark, self._ids,
+                self._saved,
             )  # fmt: skip
         ids, saved = self._ids[:k].copy(), self._saved[:k].copy()
 
@@ -322,7 +339,7 @@ class TreeDual:
             residual[gold, np.arange(1, n + 1)] += 1.0
             _eg.scatter_arcs(
                 self.attrs, self.encoded.offsets[i], n, residual, coef,
-                self.structure.n_features, self.C, self._buffer, False, self._stamp, 0,
+                self.structure.n_features, self.Ci[i], self._buffer, False, self._stamp, 0,
                 self._ids, self._saved,
             )  # fmt: skip
         return coef
@@ -349,6 +366,13 @@ class TreeDual:
     def restore(self, snapshot):
         for target, value in zip((self.theta, self.mu, self.expected_loss), snapshot):
             target[...] = value
+
+
+def example_C(C, sample_weight, n_examples):
+    """Each example's ``C``: ``C`` times its sample weight (``C`` for all without)."""
+    if sample_weight is None:
+        return np.full(n_examples, float(C))
+    return C * np.asarray(sample_weight, dtype=np.float64)
 
 
 def _row_slots_per_sentence(rows, encoded):

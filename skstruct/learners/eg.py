@@ -11,6 +11,7 @@ from ..structures import ArcFactoredTree, EmissionRows, LinearChain
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
+from ._base import check_sample_weight, drop_unweighted
 from ._eg_duals import ChainDual, TreeDual
 from ._model import StructuredModel
 from ._progress import EpochProgress
@@ -191,7 +192,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         self.verbose = verbose
 
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y, *, X_dev=None, y_dev=None):
+    def fit(self, X, y, *, X_dev=None, y_dev=None, sample_weight=None):
         """Run EG on the dual for up to ``max_iter`` epochs.
 
         Parameters
@@ -202,6 +203,9 @@ class ExponentiatedGradientSSVM(StructuredModel):
         y : list of label sequences or head lists
         X_dev, y_dev : list, default=None
             Scored after every epoch (``history_``).
+        sample_weight : array-like of shape (n_sequences,), default=None
+            A finite, non-negative weight per sequence: its slack costs ``C`` times
+            it (``C_i = C w_i``); 0 leaves the sequence out, as if not given.
 
         Returns
         -------
@@ -209,6 +213,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         """
         decoder = self.check_decoder()
         X, y = check_sequences_and_labels(X, y)
+        X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
         if (X_dev is None) != (y_dev is None):
             raise ValueError("Pass both X_dev and y_dev, or neither.")
         if X_dev is not None:
@@ -217,7 +222,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         try:
             encoded, gold = self._initialize(X, y, classes=None, rng=rng, decoder=decoder)
             self._give_every_pair_a_weight()
-            dual = self._dual(encoded, gold)
+            dual = self._dual(encoded, gold, weights)
             dev = None
             if X_dev is not None:
                 dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
@@ -244,11 +249,11 @@ class ExponentiatedGradientSSVM(StructuredModel):
             rows = EmissionRows.full(self.structure_.n_features, self.structure_.n_labels)
             self.structure_ = self.structure_.with_rows(rows)
 
-    def _dual(self, encoded, gold):
+    def _dual(self, encoded, gold, sample_weight=None):
         dual = DUALS[type(self.structure_)]
         if isinstance(self.structure_, ArcFactoredTree):  # the duals read heads
             gold = self.structure_.split_outputs(gold)[0]
-        return dual(self.structure_, self.decoder_, encoded, gold, self.C)
+        return dual(self.structure_, self.decoder_, encoded, gold, self.C, sample_weight)
 
     def _train(self, dual, n_sentences, dev, rng, interrupt):
         """Epochs of EG until ``max_iter``, the ``tol`` gap or ``interrupt``; returns w."""
@@ -296,10 +301,10 @@ def online_step(dual, i, coef, rate, adaptive, ceiling=np.inf):
     for halvings in range(MAX_HALVINGS + 1):
         proposal = dual.propose(i, gradient, step)
         change, scale, undo = dual.apply(i, proposal, coef)
-        gain = dual.C * (proposal.expected_loss - dual.expected_loss[i]) - 0.5 * change
+        gain = dual.Ci[i] * (proposal.expected_loss - dual.expected_loss[i]) - 0.5 * change
         # at a block's optimum the gain is rounding noise: rejecting it would shrink
         # the rate to nothing for the rest of training
-        noise = 1e-12 * (scale + dual.C * dual.expected_loss.size + 1.0)
+        noise = 1e-12 * (scale + weighted_sum(dual, np.ones(dual.Ci.size)) + 1.0)
         if not adaptive or gain >= -noise:
             dual.accept(i, proposal)
             return _next_rate(step, halvings, adaptive, ceiling), halvings
@@ -347,13 +352,20 @@ def batch_step(dual, coef, rate, adaptive, ceiling=np.inf):
     return coef, rate, counts
 
 
+def weighted_sum(dual, values):
+    """``sum_i C_i values_i`` (``C * sum(values)`` without sample weights, as ever)."""
+    if dual.weighted:
+        return float(dual.Ci @ values)
+    return dual.C * float(values.sum())
+
+
 def dual_objective(dual, coef):
-    return dual.C * float(dual.expected_loss.sum()) - 0.5 * float(coef @ coef)
+    return weighted_sum(dual, dual.expected_loss) - 0.5 * float(coef @ coef)
 
 
 def objectives(dual, coef):
     """Primal, dual and gap at ``w = coef`` (which must be the dual's ``w``)."""
     hinge = dual.hinge(coef)
-    primal = 0.5 * float(coef @ coef) + dual.C * float(hinge.sum())
+    primal = 0.5 * float(coef @ coef) + weighted_sum(dual, hinge)
     value = dual_objective(dual, coef)
     return {"primal": primal, "dual": value, "gap": primal - value}
