@@ -16,6 +16,7 @@ from .learners import (
     ParameterMixing,
     PassiveAggressive,
     StructuredPerceptron,
+    StructuredSVM,
     StructuredWeightedViolationsPerceptron,
 )
 from .pipeline import PredictedTags
@@ -39,6 +40,7 @@ __all__ = [
     "PassiveAggressive",
     "PredictedTags",
     "StructuredPerceptron",
+    "StructuredSVM",
     "StructuredWeightedViolationsPerceptron",
     "TokenFeatures",
     "Viterbi",

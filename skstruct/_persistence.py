@@ -49,6 +49,7 @@ from .learners import (
     ParameterMixing,
     PassiveAggressive,
     StructuredPerceptron,
+    StructuredSVM,
     StructuredWeightedViolationsPerceptron,
 )
 from .learners.crf import LinearChainCRF
@@ -79,6 +80,7 @@ _ESTIMATORS = {
         StructuredPerceptron,
         StructuredWeightedViolationsPerceptron,
         ExponentiatedGradientSSVM,
+        StructuredSVM,
         ParameterMixing,
         PassiveAggressive,
         AROW,

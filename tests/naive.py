@@ -753,3 +753,45 @@ def arc_eager_beam(attrs, coef, n_features, beam_size, gold_actions):
         in_beam.append(any(g for _, _, g in beam))
         best_is_gold.append(beam[0][2])
     return beam[0][1].heads[1:], best, gold_scores, in_beam, best_is_gold
+
+
+# -- block-coordinate Frank-Wolfe: Algorithm 3 of Lacoste-Julien et al. (2013) ---------------
+
+
+def bcfw_table(examples, C, steps):
+    """BCFW-wavg on explicit outputs, in the paper's own scaling: ``min lambda/2 ||w||^2
+    + 1/n sum_i H_i(w)`` with ``lambda = 1 / (n C)``, blocks ``w_i``, ``l_i`` starting
+    at 0, ``w_s = psi_i(y*) / (lambda n)``, ``l_s = L_i(y*) / n``, the line search
+    clipped to [0, 1], and ``w_bar(k+1) = k/(k+2) w_bar(k) + 2/(k+2) w(k+1)``.
+
+    ``examples``: per example ``(phi, loss, gold, _)`` (features and losses of every
+    output, the gold row). ``steps``: ``(i, y)`` pairs, the example of each step and
+    the row of the output the oracle returned (the caller checks that it maximises
+    ``loss + phi @ w``). Yields ``(w, w_bar, gamma, dual)`` after every step, the dual
+    ``-lambda/2 ||w||^2 + l`` rescaled to ``1/2 ||w||^2 + C sum_i H_i``'s units
+    (times ``n C``).
+    """
+    n, d = len(examples), examples[0][0].shape[1]
+    lam = 1.0 / (n * C)
+    w_blocks, l_blocks = [np.zeros(d) for _ in range(n)], np.zeros(n)
+    w, w_bar, total_loss = np.zeros(d), np.zeros(d), 0.0
+    for k, (i, y) in enumerate(steps):
+        phi, loss, gold, _ = examples[i]
+        w_s = (phi[gold] - phi[y]) / (lam * n)
+        l_s = loss[y] / n
+        difference = w_blocks[i] - w_s
+        numerator = lam * difference @ w - l_blocks[i] + l_s
+        denominator = lam * difference @ difference
+        if denominator > 0:
+            gamma = min(max(numerator / denominator, 0.0), 1.0)
+        else:
+            gamma = 1.0 if numerator > 0 else 0.0
+        new_w, new_l = (
+            (1 - gamma) * w_blocks[i] + gamma * w_s,
+            (1 - gamma) * l_blocks[i] + gamma * l_s,
+        )
+        w = w + new_w - w_blocks[i]
+        total_loss += new_l - l_blocks[i]
+        w_blocks[i], l_blocks[i] = new_w, new_l
+        w_bar = k / (k + 2) * w_bar + 2 / (k + 2) * w
+        yield w, w_bar, gamma, n * C * (total_loss - lam / 2 * w @ w)

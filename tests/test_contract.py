@@ -22,6 +22,7 @@ from skstruct import (
     ParameterMixing,
     PassiveAggressive,
     StructuredPerceptron,
+    StructuredSVM,
     TokenFeatures,
     Viterbi,
 )
@@ -57,6 +58,8 @@ EG = [
     ExponentiatedGradientSSVM(
         decoder=ChuLiuEdmonds(), online=False, max_iter=3, tol=None, random_state=0
     ),
+    StructuredSVM(features=TokenFeatures(), max_iter=3, tol=None, random_state=0),
+    StructuredSVM(decoder=Eisner(order=2), max_iter=3, random_state=0),
 ]
 ALL = LEARNERS + PARSERS + EG
 BAD_PARAMS = [

@@ -25,6 +25,7 @@ from skstruct import (
     ModelFormatError,
     ParameterMixing,
     StructuredPerceptron,
+    StructuredSVM,
     TokenFeatures,
     Viterbi,
     load,
@@ -145,6 +146,17 @@ CASES = [
     ("swvp-eisner-labelled", _swvp(Eisner(order=2), n_features=_HASHED), _labelled_trees),
     ("eg-eisner", _eg(Eisner(), n_features=_HASHED), _trees),
     ("eg-cle-batch", _eg(ChuLiuEdmonds(), online=False, n_features=_HASHED), _trees),
+    ("ssvm-chain", StructuredSVM(features=TokenFeatures(), max_iter=3, random_state=0), _chain),
+    (
+        "ssvm-beam-order2",
+        StructuredSVM(BeamSearch(beam_size=2, order=2), features=TokenFeatures(), max_iter=3),
+        _chain,
+    ),
+    (
+        "ssvm-cle-labelled",
+        StructuredSVM(ChuLiuEdmonds(), n_features=_HASHED, max_iter=3, random_state=0),
+        _labelled_trees,
+    ),
     (
         "mixing",
         ParameterMixing(

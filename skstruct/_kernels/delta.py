@@ -1,4 +1,5 @@
-"""Feature differences of a chain as sparse vectors, and sparse additions to its weights.
+"""Feature differences of chains and trees as sparse vectors, and sparse additions to a
+chain's weights.
 
 ``phi(x, gold) - phi(x, pred)`` is returned keyed by weight, whatever the layout (as
 ``LinearChain.change_since`` keys them): the position of a transition, start, stop or
@@ -14,6 +15,15 @@ import numpy as np
 from ._config import njit
 from .chain import n_structure_weights
 from .rows import ensure, slot
+from .tree import (
+    N_ARC_TEMPLATES,
+    N_LABEL_TEMPLATES,
+    N_SIBLING_TEMPLATES,
+    arc_feature_ids,
+    label_feature_ids,
+    sibling_feature_ids,
+    sibling_parts,
+)
 from .values import feature_value
 
 
@@ -125,3 +135,49 @@ def add_at_keys(rows, keys, n_dense, n_labels, first, second, first_values, seco
             emission[p] += first_values[i]
             emission_2[p] += second_values[i]
     return True
+
+
+@njit
+def tree_delta(attrs, start, n, gold, gold_labels, pred, pred_labels, n_features, order,
+               n_labels):  # fmt: skip
+    """``(keys, values)``: ``phi(x, gold) - phi(x, pred)`` of a sentence of ``n`` words
+    (rows ``start ..`` of ``attrs``) as a sparse vector over the hashed features, keys
+    ascending and distinct, values nonzero (``tree.add_tree_features``' parts: arcs,
+    labels when ``n_labels > 0``, siblings at order 2).
+
+    gold, pred : int64 (n + 1,) head vectors (slot 0 unused); gold_labels, pred_labels
+    the words' label ids. A word whose head and label agree adds nothing at order 1,
+    so the cost grows with the differences there.
+    """
+    width = N_ARC_TEMPLATES + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES + n + 1
+    parts = np.empty((n, 3), dtype=np.int64)
+    n_sib = 0
+    if order == 2:
+        n_sib = 2 * n
+    keys = np.empty(2 * (n + n_sib) * width, dtype=np.int64)
+    values = np.empty(keys.shape[0])
+    buffer = np.empty(width, dtype=np.int64)
+    states = np.empty(N_LABEL_TEMPLATES, dtype=np.uint64)
+    m = 0
+    for heads, labels, sign in ((gold, gold_labels, 1.0), (pred, pred_labels, -1.0)):
+        for d in range(1, n + 1):
+            if order == 1 and gold[d] == pred[d] and gold_labels[d] == pred_labels[d]:
+                continue
+            k = arc_feature_ids(attrs, start, n, heads[d], d, n_features, buffer)
+            for j in range(k):
+                keys[m], values[m] = buffer[j], sign
+                m += 1
+            if n_labels > 0:
+                k = label_feature_ids(attrs, start, n, heads[d], d, labels[d], n_features,
+                                      states, buffer)  # fmt: skip
+                for j in range(k):
+                    keys[m], values[m] = buffer[j], sign
+                    m += 1
+        if order == 2:
+            for p in range(sibling_parts(heads, n, parts)):
+                k = sibling_feature_ids(attrs, start, n, parts[p, 0], parts[p, 1], parts[p, 2],
+                                        n_features, buffer)  # fmt: skip
+                for j in range(k):
+                    keys[m], values[m] = buffer[j], sign
+                    m += 1
+    return collapse(keys[:m], values[:m])

@@ -33,6 +33,11 @@ class Capabilities(NamedTuple):
     sparse_delta : bool
         Its structure gives ``phi(x, y) - phi(x, z)`` as a sparse vector
         (``structure.delta``): what the passive-aggressive step and AROW need.
+    loss_augmented : bool
+        ``decode`` under ``structure.augment(scores, gold)`` is the loss-augmented
+        argmax of a structured SVM (Hamming loss over tokens or words), and the
+        structure gives sparse feature differences: what the Frank-Wolfe solver of
+        :class:`~skstruct.StructuredSVM` needs (exactly when ``exact``).
     """
 
     task: object
@@ -43,6 +48,7 @@ class Capabilities(NamedTuple):
     mixed_assignments: bool
     relation_labels: bool
     sparse_delta: bool
+    loss_augmented: bool
 
 
 class Decoder(BaseEstimator):
@@ -98,4 +104,6 @@ _LACKING = {
     "ChuLiuEdmonds() for labelled parsing",
     "sparse_delta": "gives no sparse feature difference (only the chain decoders do: "
     "Viterbi, BeamSearch, Greedy)",
+    "loss_augmented": "scores action sequences, whose loss does not decompose over the "
+    "words (use Viterbi, BeamSearch or Greedy for chains; Eisner or ChuLiuEdmonds for trees)",
 }

@@ -28,6 +28,7 @@ class TransitionDecoder(Decoder):
             mixed_assignments=False,
             relation_labels=False,
             sparse_delta=False,
+            loss_augmented=False,
         )
 
     def make_structure(self, n_features, n_labels=0):

@@ -49,6 +49,7 @@ class _ChainDecoder(Decoder):
             mixed_assignments=True,
             relation_labels=False,
             sparse_delta=True,
+            loss_augmented=True,
         )
 
     def _beam_search(self, structure, scores, gold, beam_size, restarts):

@@ -38,6 +38,7 @@ class _TreeDecoder(Decoder):
             mixed_assignments=True,
             relation_labels=True,
             sparse_delta=False,
+            loss_augmented=True,
         )
 
     def decode(self, structure, scores):

@@ -8,6 +8,7 @@ from .eg import ExponentiatedGradientSSVM
 from .mixing import ParameterMixing
 from .passive_aggressive import PassiveAggressive
 from .perceptron import StructuredPerceptron
+from .ssvm import StructuredSVM
 from .swvp import SWVP, StructuredWeightedViolationsPerceptron
 
 __all__ = [
@@ -21,5 +22,6 @@ __all__ = [
     "ParameterMixing",
     "PassiveAggressive",
     "StructuredPerceptron",
+    "StructuredSVM",
     "StructuredWeightedViolationsPerceptron",
 ]

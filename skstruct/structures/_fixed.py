@@ -13,6 +13,13 @@ class FixedLayout:
         if state.n_seen:
             self.add_delta(encoded, i, gold, pred, state.coef_sum, weight * state.n_seen)
 
+    def add_at(self, state, keys, values):
+        """Add ``values[0]`` to the training ``state``'s first array and ``values[1]`` to
+        its second (its ``layout_arrays``) at positions ``keys`` (distinct)."""
+        first, second = state.layout_arrays
+        getattr(state, first)[keys] += values[0]
+        getattr(state, second)[keys] += values[1]
+
     def training_copy(self):
         """The structure a training state uses: this one (nothing of it changes)."""
         return self

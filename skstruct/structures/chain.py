@@ -262,6 +262,14 @@ class LinearChain:
             )
         return path
 
+    def augment(self, scores, gold):
+        """``scores`` (a new :class:`ChainScores`) plus the Hamming loss against ``gold``:
+        every label but the gold one of each token earns 1, so that a decoder's argmax
+        is the loss-augmented one of a structured SVM (``max_y L(gold, y) + w . phi(y)``)."""
+        unary = scores.unary + 1.0
+        unary[np.arange(gold.shape[0]), gold] -= 1.0
+        return scores._replace(unary=unary)
+
     def margin(self, scores, gold, mixed, a, b):
         """``w . (phi(gold) - phi(mixed))`` for ``mixed`` equal to ``gold`` outside ``[a, b)``.
 

@@ -4,6 +4,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._kernels import delta as _delta
 from .._kernels import tree as _tree
 from ._fixed import FixedLayout
 
@@ -102,10 +103,40 @@ class ArcFactoredTree(FixedLayout):
             scores.arc, scores.sib, scores.lab, heads, labels, scores.n, self.order, self.n_labels
         )
 
+    def path_score(self, scores, outputs):
+        """:meth:`score`, by the name chains give it."""
+        return self.score(scores, outputs)
+
     def _full(self, outputs):
         """Head and label vectors with the root's slot 0 in front (the kernels' layout)."""
         heads, labels = self.split_outputs(outputs)
         return np.concatenate(([-1], heads)), np.concatenate(([0], labels))
+
+    def augment(self, scores, gold):
+        """``scores`` (a new :class:`TreeScores`) plus the Hamming loss of word outputs
+        against ``gold`` (output ids): 1 for every arc (labelled: every arc and label)
+        but each word's gold one, so that the best tree is the loss-augmented one."""
+        n = scores.n
+        heads, labels = self.split_outputs(gold)
+        words = np.arange(1, n + 1)
+        if not self.n_labels:
+            arc = scores.arc + 1.0
+            arc[heads, words] -= 1.0
+            return scores._replace(arc=arc)
+        lab = scores.lab + 1.0
+        lab[heads, words, labels] -= 1.0
+        return scores._replace(lab=lab)
+
+    def delta(self, encoded, i, gold, pred):
+        """``phi(x_i, gold) - phi(x_i, pred)`` as a sparse vector ``(keys, values)``
+        over the hashed features (keys ascending and distinct, values nonzero; a
+        feature hashed more than once summed), for output ids ``gold`` and ``pred``."""
+        start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
+        (gold_heads, gold_labels), (heads, labels) = self._full(gold), self._full(pred)
+        return _delta.tree_delta(
+            encoded.attrs, start, n, gold_heads, gold_labels, heads, labels, self.n_features,
+            self.order, self.n_labels,
+        )  # fmt: skip
 
     def add_delta(self, encoded, i, gold, pred, coef, scale):
         """``coef += scale * (phi(x_i, gold) - phi(x_i, pred))``, for any output vectors."""

@@ -1,0 +1,260 @@
+"""StructuredSVM: the structured SVM by block-coordinate Frank-Wolfe (default) or
+exponentiated gradient."""
+
+import time
+from numbers import Integral, Real
+
+import numpy as np
+from sklearn.utils import check_random_state
+
+from ..utils._sklearn_compat import Interval, StrOptions, fit_context
+from ..utils.interrupt import deferred_interrupt, warn_interrupted
+from ..utils.validation import check_sequences_and_labels
+from ._base import check_sample_weight, drop_unweighted
+from ._bcfw import FrankWolfeBlocks
+from ._eg_duals import example_C
+from ._progress import EpochProgress
+from .eg import ExponentiatedGradientSSVM
+
+
+class StructuredSVM(ExponentiatedGradientSSVM):
+    """Structured SVM (max-margin Markov network), by default trained by block-coordinate
+    Frank-Wolfe on its dual.
+
+    Minimises ``P(w) = 1/2 ||w||^2 + C sum_i max_y (L(y_i, y) - w . (phi(x_i, y_i) -
+    phi(x_i, y)))`` with ``L`` the Hamming loss (tokens, or words' heads and labels).
+
+    ``solver="bcfw"`` (Lacoste-Julien, Jaggi, Schmidt & Pletscher 2013): each step takes
+    one example, asks the decoder for its loss-augmented argmax, and moves that
+    example's dual block towards it by an exact line search; a pass costs one
+    decoding per example, like a perceptron epoch, and the dual rises at every step.
+    Only an argmax is needed, so it learns with every decoder that has one: first-
+    and second-order chains (:class:`~skstruct.Viterbi`), first- and second-order
+    projective trees (:class:`~skstruct.Eisner`), non-projective trees
+    (:class:`~skstruct.ChuLiuEdmonds`) and labelled trees. With
+    :class:`~skstruct.BeamSearch` or :class:`~skstruct.Greedy` the argmax is
+    approximate: steps stay valid dual steps, but the gap then only bounds from below.
+    The weights grow with the (feature, label) pairs of outputs the decoder returned,
+    not with features x labels.
+
+    ``solver="eg"``: online or batch exponentiated gradient, as
+    :class:`~skstruct.ExponentiatedGradientSSVM` (which is this class with the EG
+    solver and its parameters alone): first-order models with exact marginals only.
+
+    Parameters
+    ----------
+    decoder : decoder or None, default=None
+        The structure and its argmax: ``Viterbi()`` (the default), ``BeamSearch``,
+        ``Greedy``, ``Eisner``, ``ChuLiuEdmonds``. Predictions are its argmax under
+        ``w``.
+    solver : {"bcfw", "eg"}, default="bcfw"
+    features : transformer or None, default=None
+        As for :class:`~skstruct.StructuredPerceptron`; for parsers an
+        :class:`~skstruct.ArcFeatures` (the default).
+    n_features : int or None, default=None
+        Hash features into this many columns (``None``: exact vocabulary for chains,
+        ``ArcFeatures``' own size for parsers).
+    C : float, default=0.1
+        Weight of the sum of the hinge losses against ``1/2 ||w||^2``.
+    average : bool, default=True
+        BCFW: return the weighted average of the iterates, ``w_bar(K) = 2/(K(K+1))
+        sum_k k w(k)`` (BCFW-wavg in the paper, where it converged fastest); False:
+        the last iterate. The average is a dual point of its own, so its gap is exact.
+    learning_rate, adaptive, online :
+        EG only; see :class:`~skstruct.ExponentiatedGradientSSVM`.
+    max_iter : int, default=30
+        Passes over the training data.
+    tol : float or None, default=1e-3
+        Stop when the duality gap of the model ``P - D`` is at most ``tol * P`` (a
+        bound on its relative suboptimality). ``None`` runs all ``max_iter`` passes
+        (and, with BCFW, computes the gap only on the last one).
+    loss : {"hamming"}, default="hamming"
+    shuffle : bool, default=True
+        Visit the examples in a new random order every pass.
+    random_state : int, RandomState instance or None, default=None
+    verbose : int, default=0
+        Progress over passes on standard error, with the duality gap.
+
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_weights,)
+        The weights, laid out by ``structure_``.
+    classes_ : ndarray of shape (n_labels,)
+        Labels (sequence labelling only).
+    structure_ : LinearChain or ArcFactoredTree
+    encoder_, features_, decoder_ :
+        As for :class:`~skstruct.StructuredPerceptron`.
+    n_iter_ : int
+        Passes run.
+    history_ : list of dict
+        Per pass (BCFW): ``primal``, ``dual`` and ``gap`` of the model it would return
+        (None when ``tol=None``, but on the last pass), ``mean_step`` (mean line-search
+        ``gamma``), ``null_steps`` (examples whose block did not move), ``dev_score``
+        and ``seconds`` (the pass alone; the gap's pass of the oracle is
+        ``gap_seconds``). EG: as for :class:`~skstruct.ExponentiatedGradientSSVM`.
+
+    References
+    ----------
+    S. Lacoste-Julien, M. Jaggi, M. Schmidt and P. Pletscher (2013). Block-coordinate
+    Frank-Wolfe optimization for structural SVMs. ICML.
+
+    Examples
+    --------
+    >>> from skstruct import StructuredSVM, TokenFeatures
+    >>> from skstruct.datasets import make_chain_data
+    >>> X, y = make_chain_data(200, random_state=0)
+    >>> model = StructuredSVM(features=TokenFeatures(), random_state=0)
+    >>> model.fit(X[:150], y[:150]).predict(X[150:151])[0][:4]
+    ['L1', 'L1', 'L1', 'L1']
+    >>> round(model.score(X[150:], y[150:]), 2)
+    0.96
+    >>> last = model.history_[-1]
+    >>> bool(last["primal"] >= last["dual"])
+    True
+    """
+
+    _parameter_constraints: dict = {
+        **ExponentiatedGradientSSVM._parameter_constraints,
+        "solver": [StrOptions({"bcfw", "eg"})],
+        "average": ["boolean"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "tol": [Interval(Real, 0, None, closed="left"), None],
+    }
+
+    def __init__(
+        self,
+        decoder=None,
+        *,
+        solver="bcfw",
+        features=None,
+        n_features=None,
+        C=0.1,
+        average=True,
+        learning_rate=8.0,
+        adaptive=True,
+        online=True,
+        max_iter=30,
+        tol=1e-3,
+        loss="hamming",
+        shuffle=True,
+        random_state=None,
+        verbose=0,
+    ):
+        super().__init__(
+            decoder,
+            features=features,
+            n_features=n_features,
+            C=C,
+            learning_rate=learning_rate,
+            adaptive=adaptive,
+            online=online,
+            max_iter=max_iter,
+            tol=tol,
+            loss=loss,
+            shuffle=shuffle,
+            random_state=random_state,
+            verbose=verbose,
+        )
+        self.solver = solver
+        self.average = average
+
+    @property
+    def learns_relation_labels(self):
+        return self.solver == "bcfw"
+
+    def _decoder_needs(self):
+        if self.solver == "eg":
+            yield from super()._decoder_needs()
+            return
+        yield (
+            "loss_augmented",
+            "StructuredSVM(solver='bcfw') needs a loss-augmented argmax over outputs that "
+            "decompose over tokens or words",
+        )
+
+    @fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, *, X_dev=None, y_dev=None, sample_weight=None):
+        """Train the structured SVM for up to ``max_iter`` passes.
+
+        Parameters
+        ----------
+        X : list of sequences
+            Token feature dicts, raw tokens with ``features``, or for parsers token
+            dicts with ``form`` and ``pos``.
+        y : list of label sequences, head lists or (head, deprel) lists
+        X_dev, y_dev : list, default=None
+            Scored after every pass (``history_``).
+        sample_weight : array-like of shape (n_sequences,), default=None
+            A finite, non-negative weight per sequence: its slack costs ``C`` times
+            it; 0 leaves the sequence out, as if not given.
+
+        Returns
+        -------
+        self : object
+        """
+        if self.solver == "eg":
+            return super().fit(X, y, X_dev=X_dev, y_dev=y_dev, sample_weight=sample_weight)
+        decoder = self.check_decoder()
+        X, y = check_sequences_and_labels(X, y)
+        X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
+        if (X_dev is None) != (y_dev is None):
+            raise ValueError("Pass both X_dev and y_dev, or neither.")
+        if X_dev is not None:
+            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
+        rng = check_random_state(self.random_state)
+        try:
+            encoded, gold = self._initialize(X, y, classes=None, rng=rng, decoder=decoder)
+            blocks = FrankWolfeBlocks(
+                self.structure_, self.decoder_, encoded, gold,
+                example_C(self.C, weights, encoded.n_sentences),
+            )  # fmt: skip
+            dev = None
+            if X_dev is not None:
+                dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
+            with deferred_interrupt() as interrupt:
+                self._train_bcfw(blocks, dev, rng, interrupt)
+        except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
+            self._discard_fit()
+            raise
+        return self
+
+    def _train_bcfw(self, blocks, dev, rng, interrupt):
+        n = blocks.encoded.n_sentences
+        self.n_iter_ = 0
+        progress = EpochProgress(self, self.max_iter)
+        for _ in progress:
+            start = time.perf_counter()
+            order = rng.permutation(n) if self.shuffle else np.arange(n)
+            counts = blocks.epoch(order)
+            seconds = time.perf_counter() - start
+            self.n_iter_ += 1
+            structure, coef, dual = blocks.model(self.average)
+            last = self.n_iter_ == self.max_iter or interrupt.requested
+            record = {"epoch": self.n_iter_, "primal": None, "dual": None, "gap": None}
+            gap_started = time.perf_counter()
+            if self.tol is not None or last:
+                record.update(blocks.objectives(structure, coef, dual))
+            record["gap_seconds"] = time.perf_counter() - gap_started
+            record.update(counts)
+            record["dev_score"] = (
+                None if dev is None else self._token_accuracy(dev, coef, structure)
+            )
+            record["seconds"] = seconds
+            self.history_.append(record)
+            if record["gap"] is not None:
+                progress.report(
+                    record,
+                    [("gap", f"{record['gap']:.4g}", "duality gap"),
+                     ("primal", f"{record['primal']:.4g}", "primal")],
+                )  # fmt: skip
+            if interrupt.requested:
+                warn_interrupted(self, self.n_iter_)
+                break
+            if self.tol is not None and record["gap"] <= self.tol * record["primal"]:
+                break
+        structure, coef, _ = blocks.model(self.average)
+        self.structure_, self.coef_ = structure.compact(coef, drop_zeros=True)
+
+    def _give_every_pair_a_weight(self):  # EG's; BCFW's weights grow with its steps
+        if self.solver == "eg":
+            super()._give_every_pair_a_weight()
