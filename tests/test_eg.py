@@ -22,6 +22,7 @@ from skstruct import (
 )
 from skstruct._kernels import eg as _eg
 from skstruct._kernels import tree as _tree
+from skstruct._kernels.threads import available_threads, numba_threads
 from skstruct.datasets import fetch_conll2000, load_conllu, make_chain_data
 from skstruct.features import crfsuite_tutorial_features
 from skstruct.learners import _eg_duals
@@ -303,6 +304,79 @@ def test_chain_scatter_adds_to_the_pairs_of_each_row_alone(seed):
     # untracked: the same sums, nothing recorded
     assert _eg.scatter_emissions(*args, emission, -0.5, False, stamp, 2, slots, saved) == 0
     np.testing.assert_array_equal(emission, after)
+
+
+def _python_chain_hinge(dual, coef):
+    """The learner's former hinge pass over chains, one sentence at a time in Python."""
+
+    def path_score(unary, path, transition, start, stop):
+        n = path.shape[0]
+        score = unary[np.arange(n), path].sum() + start[path[0]] + stop[path[-1]]
+        return float(score + transition[path[:-1], path[1:]].sum())
+
+    _, transition, start, stop, _ = dual.structure.split(coef)
+    out = np.empty(dual.encoded.n_sentences)
+    for i in range(out.size):
+        lo, hi = int(dual.encoded.offsets[i]), int(dual.encoded.offsets[i + 1])
+        gold = dual.gold[lo:hi]
+        scores = dual.structure.scores(dual.encoded, i, coef)
+        unary = scores.unary
+        gold_score = path_score(unary, gold, transition, start, stop)
+        unary += 1.0
+        unary[np.arange(hi - lo), gold] -= 1.0
+        path = dual.decoder.decode(dual.structure, scores)
+        out[i] = path_score(unary, path, transition, start, stop) - gold_score
+    return out
+
+
+def _python_tree_hinge(dual, coef):
+    """The learner's former hinge pass over trees, one sentence at a time in Python."""
+    out = np.empty(dual.expected_loss.size)
+    for i in range(out.size):
+        n, gold = dual._gold(i)
+        words = np.arange(1, n + 1)
+        scores = dual._arc_scores(i, coef)
+        gold_score = scores[gold, words].sum()
+        augmented = scores + dual._loss(i)
+        search = augmented.copy()
+        if dual.structure.single_root:
+            _tree.single_root_penalty(search, n)
+        heads = dual.decoder.best_heads(search, None, n)
+        out[i] = augmented[heads[1:], words].sum() - gold_score
+    return out
+
+
+@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("seed", range(3))
+def test_hinge_kernels_equal_the_python_pass_bit_for_bit(kind, seed):
+    dual, _ = _dual(kind, seed=seed, C=1.0)
+    rng = np.random.default_rng(seed)
+    twin = _python_chain_hinge if kind in CHAIN_KINDS else _python_tree_hinge
+    for coef in (dual.coef(), rng.normal(size=dual.coef().size), np.zeros(dual.coef().size)):
+        np.testing.assert_array_equal(dual.hinge(coef), twin(dual, coef))
+
+
+def test_hinge_kernels_do_not_depend_on_the_thread_count():
+    X, y = _CHAIN
+    model = ExponentiatedGradientSSVM(features=TokenFeatures(), max_iter=2, random_state=0)
+    model.fit(X, y)
+    encoded, gold = model.encode(X, y)
+    dual = model._dual(encoded, gold)
+    with numba_threads(1):
+        one = dual.hinge(model.coef_)
+    with numba_threads(available_threads()):
+        every = dual.hinge(model.coef_)
+    np.testing.assert_array_equal(one, every)
+    np.testing.assert_array_equal(one, _python_chain_hinge(dual, model.coef_))
+    X_trees, y_trees = _TREE_DATA
+    parser = ExponentiatedGradientSSVM(decoder=Eisner(), max_iter=2, random_state=0)
+    parser.fit(X_trees, y_trees)
+    encoded, gold = parser.encode(X_trees, y_trees)
+    dual = parser._dual(encoded, gold)
+    with numba_threads(1):
+        one = dual.hinge(parser.coef_)
+    np.testing.assert_array_equal(one, dual.hinge(parser.coef_))
+    np.testing.assert_array_equal(one, _python_tree_hinge(dual, parser.coef_))
 
 
 # -- the estimator ---------------------------------------------------------------------

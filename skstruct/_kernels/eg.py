@@ -64,20 +64,15 @@ def scatter_arcs(
             value = scale * dmu[h, d]
             m = arc_feature_ids(attrs, start, n, h, d, n_features, buffer)
             for j in range(m):
-                k = _add(coef, buffer[j], value, track, stamp, mark, ids, saved, k)
-    return k
-
-
-@njit
-def _add(coef, f, value, track, stamp, mark, touched, saved, k):
-    """``coef[f] += value``, recording ``f`` and its old value the first time (``track``);
-    returns the new count of recorded weights."""
-    if track and stamp[f] != mark:
-        stamp[f] = mark
-        touched[k] = f
-        saved[k] = coef[f]
-        k += 1
-    coef[f] += value
+                # written out, not a helper: a kernel call per feature increfs and
+                # decrefs its array arguments, ten times the cost of the addition
+                f = buffer[j]
+                if track and stamp[f] != mark:
+                    stamp[f] = mark
+                    ids[k] = f
+                    saved[k] = coef[f]
+                    k += 1
+                coef[f] += value
     return k
 
 
@@ -116,7 +111,13 @@ def scatter_arc_ids(coef, n, ids, counts, dmu, scale, stamp, mark, touched, save
                 continue
             value = scale * dmu[h, d]
             for j in range(counts[h, d]):
-                k = _add(coef, ids[h, d, j], value, True, stamp, mark, touched, saved, k)
+                f = ids[h, d, j]  # written out, as in scatter_arcs
+                if stamp[f] != mark:
+                    stamp[f] = mark
+                    touched[k] = f
+                    saved[k] = coef[f]
+                    k += 1
+                coef[f] += value
     return k
 
 

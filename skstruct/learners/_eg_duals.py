@@ -18,6 +18,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import eg as _eg
+from .._kernels import eg_hinge as _eg_hinge
 from .._kernels import tree as _tree
 from .._kernels.chain_marginals import forward_backward
 from .._kernels.tree_marginals import inside_outside, matrix_tree
@@ -183,19 +184,14 @@ class ChainDual:
         return coef
 
     def hinge(self, coef):
-        """``max_y (loss(y) + w . phi(y)) - w . phi(y_i)`` of every example."""
-        _, transition, start, stop, _ = self.structure.split(coef)
+        """``max_y (loss(y) + w . phi(y)) - w . phi(y_i)`` of every example (one
+        sentence a thread; the same numbers whatever the thread count)."""
         out = np.empty(self.encoded.n_sentences)
-        for i in range(self.encoded.n_sentences):
-            lo, hi = self._bounds(i)
-            gold = self.gold[lo:hi]
-            scores = self.structure.scores(self.encoded, i, coef)
-            unary = scores.unary
-            gold_score = _path_score(unary, gold, transition, start, stop)
-            unary += 1.0  # loss-augmented: every wrong label earns 1
-            unary[np.arange(hi - lo), gold] -= 1.0
-            path = self.decoder.decode(self.structure, scores)
-            out[i] = _path_score(unary, path, transition, start, stop) - gold_score
+        _eg_hinge.chain_hinges(
+            self.encoded.indptr, self.encoded.indices, self.encoded.data,
+            self.encoded.offsets, self.structure.rows.arrays, coef, self.structure.n_labels,
+            self.gold, out,
+        )  # fmt: skip
         return out
 
     def snapshot(self):
@@ -347,17 +343,10 @@ class TreeDual:
     def hinge(self, coef):
         """As :meth:`ChainDual.hinge`, by loss-augmented Eisner or Chu-Liu-Edmonds."""
         out = np.empty(self.expected_loss.size)
-        for i in range(out.size):
-            n, gold = self._gold(i)
-            words = np.arange(1, n + 1)
-            scores = self._arc_scores(i, coef)
-            gold_score = scores[gold, words].sum()
-            augmented = scores + self._loss(i)
-            search = augmented.copy()
-            if self.structure.single_root:
-                _tree.single_root_penalty(search, n)
-            heads = self.decoder.best_heads(search, None, n)
-            out[i] = augmented[heads[1:], words].sum() - gold_score
+        _eg_hinge.tree_hinges(
+            self.attrs, self.encoded.offsets, coef, self.structure.n_features, self.gold,
+            self.decoder.projective, self.structure.single_root, out,
+        )  # fmt: skip
         return out
 
     def snapshot(self):
@@ -382,9 +371,3 @@ def _row_slots_per_sentence(rows, encoded):
     np.cumsum(rows.length[encoded.indices], out=per_entry[1:])
     bounds = per_entry[encoded.indptr[encoded.offsets]]
     return np.diff(bounds)
-
-
-def _path_score(unary, path, transition, start, stop):
-    n = path.shape[0]
-    score = unary[np.arange(n), path].sum() + start[path[0]] + stop[path[-1]]
-    return float(score + transition[path[:-1], path[1:]].sum())
