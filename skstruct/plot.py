@@ -269,7 +269,7 @@ def plot_learning_curve(estimator, *, scores=_SCORE_KEYS, mistakes=True, ax=None
 
 
 def plot_objectives(estimator, *, ax=None):
-    """Plot the primal and dual objectives per epoch of EG training.
+    """Plot the primal and dual objectives per epoch (pass) of a structured SVM.
 
     The primal ``P(w)`` falls and the dual ``D(alpha)`` rises towards the optimum of
     the structured SVM, the gap between them bounding how far ``w`` is from it (as in
@@ -277,8 +277,9 @@ def plot_objectives(estimator, *, ax=None):
 
     Parameters
     ----------
-    estimator : fitted ExponentiatedGradientSSVM or list of dict
-        The model, or its ``history_`` (with ``primal`` and ``dual``).
+    estimator : fitted StructuredSVM or ExponentiatedGradientSSVM, or list of dict
+        The model, or its ``history_`` (with ``primal`` and ``dual``; passes where
+        they are None, as with ``tol=None``, are left out).
     ax : matplotlib Axes, default=None
         Where to draw; ``None`` makes a new figure.
 
@@ -312,7 +313,7 @@ def plot_objectives(estimator, *, ax=None):
     if not {"primal", "dual"} <= present:
         raise ValueError(
             "plot_objectives needs the primal and dual objectives of an "
-            f"ExponentiatedGradientSSVM history; this one has {_numeric_keys(history)!r}."
+            f"StructuredSVM history; this one has {_numeric_keys(history)!r}."
         )
     ax = _axes(ax)
     _plot_series(history, ("primal", "dual"), ax)

@@ -25,7 +25,7 @@ from skstruct import load as load_model
 from skstruct import save as save_model
 from skstruct._kernels.bcfw import aligned
 from skstruct.datasets import make_chain_data
-from skstruct.learners._bcfw import FrankWolfeBlocks
+from skstruct.learners._bcfw import BlockPool, FrankWolfeBlocks
 from skstruct.structures import ArcFactoredTree, ChainScores, LinearChain
 from skstruct.structures.tree import TreeScores
 from tests import naive
@@ -110,7 +110,8 @@ def test_iterates_equal_the_papers_algorithm(kind, C):
         assert best_dual == pytest.approx(dual, abs=1e-9)
     # the blocks' shares of w sum to w, and w holds nothing else
     total = {}
-    for keys, values in zip(blocks.block_keys, blocks.block_values):
+    for i in range(len(examples)):
+        keys, values = blocks.blocks.get(i)
         for key, value in zip(keys.tolist(), values.tolist()):
             total[key] = total.get(key, 0.0) + value
     keys = np.array(sorted(total), dtype=np.int64)
@@ -122,6 +123,43 @@ def test_iterates_equal_the_papers_algorithm(kind, C):
 def _run(blocks, n_epochs, n):
     for _ in range(n_epochs):
         blocks.epoch(np.arange(n))
+
+
+def _blocks_of(model, X, y, C=1.0):
+    """The solver's blocks for a StructuredSVM's problem on ``X``, ``y``."""
+    encoded, gold = model._initialize(X, y, classes=None, rng=None)
+    return FrankWolfeBlocks(model.structure_, model.decoder_, encoded, gold,
+                            np.full(encoded.n_sentences, C))  # fmt: skip
+
+
+@pytest.mark.parametrize("order", [0, 1, 2])
+@pytest.mark.parametrize("pool", [1, 1024])
+def test_fused_chain_epochs_equal_the_generic_steps(order, pool, monkeypatch):
+    """The one-kernel epoch (exact Viterbi) = ``step`` per example, pools growing midway
+    (a tiny block pool and emission pool force every kind of growth)."""
+    X, y = make_chain_data(60, n_labels=4, n_words=15, random_state=order)
+    model = StructuredSVM(Viterbi(order=order), features=TokenFeatures())
+    fused, generic = _blocks_of(clone(model), X, y), _blocks_of(clone(model), X, y)
+    assert fused._fused() and not isinstance(generic, type(None))
+    for blocks in (fused, generic):
+        blocks.blocks = BlockPool(len(X), size=pool)
+    rng = np.random.default_rng(order)
+    for _ in range(3):
+        visit = rng.permutation(len(X))
+        stats = fused.epoch(visit)
+        gammas = [generic.step(i)[0] for i in visit]
+        assert stats["mean_step"] == pytest.approx(np.mean(gammas), rel=1e-9)
+    for average in (True, False):
+        (s1, c1, d1), (s2, c2, d2) = fused.model(average), generic.model(average)
+        np.testing.assert_allclose(naive.dense_chain_coef(s1, c1), naive.dense_chain_coef(s2, c2),
+                                   rtol=1e-9, atol=1e-12)  # fmt: skip
+        assert d1 == pytest.approx(d2, rel=1e-9)
+    np.testing.assert_allclose(fused.block_loss, generic.block_loss, rtol=1e-9, atol=1e-12)
+    assert fused.n_steps == generic.n_steps == 3 * len(X)
+    for i in range(len(X)):
+        np.testing.assert_array_equal(fused.blocks.get(i)[0], generic.blocks.get(i)[0])
+        np.testing.assert_allclose(fused.blocks.get(i)[1], generic.blocks.get(i)[1], rtol=1e-9,
+                                   atol=1e-12)  # fmt: skip
 
 
 @pytest.mark.parametrize("kind", KINDS)
@@ -431,3 +469,35 @@ def test_save_and_load_round_trip(tmp_path):
     loaded = load_model(tmp_path / "svm.skstruct")
     assert isinstance(loaded, StructuredSVM) and loaded.get_params()["solver"] == "bcfw"
     assert loaded.predict(X) == model.predict(X)
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_kernel_hinges_equal_the_python_pass(kind):
+    make, examples, _ = _problem(kind, seed=4)
+    blocks = make(np.full(len(examples), 1.0))
+    _run(blocks, 3, len(examples))
+    structure, coef, _ = blocks.model(average=True)
+    fast = blocks.kernel_hinges(structure, coef)
+    assert fast is not None
+    np.testing.assert_allclose(fast, blocks.python_hinges(structure, coef), rtol=1e-12, atol=1e-12)
+    assert np.all(fast >= 0) and fast.max() > 0
+
+
+def test_a_block_larger_than_the_pool_makes_it_grow_enough():
+    """A first block far beyond the pool's initial size (a 300-token sentence of
+    distinct features) is given room in one growth, fused and generic alike."""
+    rng = np.random.default_rng(0)
+    X = [[{f"f{rng.integers(10**6)}": 1.0 for _ in range(4)} for _ in range(n)]
+         for n in (300, 5, 7, 9)]  # fmt: skip
+    y = [[str(label) for label in rng.integers(0, 4, size=len(x))] for x in X]
+    model = StructuredSVM()
+    fused, generic = (_blocks_of(clone(model), X, y) for _ in range(2))
+    fused.epoch(np.arange(len(X)))
+    for i in range(len(X)):
+        generic.step(i)
+    assert fused.blocks.length[0] > 1024 and fused.blocks.keys.size >= fused.blocks.used[0]
+    for blocks in (fused, generic):
+        s = blocks.blocks.start
+        assert all(s[i] + blocks.blocks.length[i] <= blocks.blocks.used[0] for i in range(len(X)))
+    np.testing.assert_array_equal(fused.blocks.get(0)[0], generic.blocks.get(0)[0])
+    np.testing.assert_allclose(fused.block_loss, generic.block_loss, rtol=1e-9)

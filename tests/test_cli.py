@@ -195,15 +195,20 @@ def test_tagging_with_a_label_column_and_beam_search(tmp_path, capsys):
     assert float(scores["Token accuracy"]) > 90 and "Span" not in report
 
 
-def test_eg_chunker(tmp_path, capsys):
+@pytest.mark.parametrize(
+    ("algorithm", "estimator", "solver"),
+    [("eg", "ExponentiatedGradientSSVM", None), ("ssvm", "StructuredSVM", "bcfw")],
+)
+def test_structured_svm_chunkers(algorithm, estimator, solver, tmp_path, capsys):
     train = _file(tmp_path, "train.txt", CHUNK, copies=2)
-    model = tmp_path / "eg.npz"
-    options = "--algorithm eg --C 0.5 --max-iter 3 --features token"
+    model = tmp_path / f"{algorithm}.npz"
+    options = f"--algorithm {algorithm} --C 0.5 --max-iter 3 --tol 0 --features token"
     status, _, err = _run(capsys, "train --task chunk --train", train, "--model", model, options)
     assert status == 0, err
     fitted = load(model)
-    assert type(fitted).__name__ == "ExponentiatedGradientSSVM"
+    assert type(fitted).__name__ == estimator
     assert (fitted.C, fitted.n_iter_) == (0.5, 3)
+    assert getattr(fitted, "solver", None) == solver
     assert float(_evaluate(capsys, model, train)[0]["Token accuracy"]) > 80
 
 
@@ -213,6 +218,7 @@ def test_eg_chunker(tmp_path, capsys):
         ("", True),
         ("--decoder chu-liu-edmonds", True),
         ("--algorithm eg", False),  # EG parses unlabelled trees: DEPREL is left aside
+        ("--algorithm ssvm --decoder chu-liu-edmonds", True),  # BCFW learns the labels
         ("--decoder arc-standard --beam-size 2", False),
         ("--unlabelled --order 2", False),
     ],
@@ -282,7 +288,7 @@ def test_demo_prints_scores(capsys):
     assert status == 0
     assert "synthetic HMM sequences" in err
     lines = out.splitlines()
-    assert [line.split()[0] for line in lines] == ["perceptron", "swvp", "eg"]
+    assert [line.split()[0] for line in lines] == ["perceptron", "swvp", "eg", "ssvm"]
     assert all(float(line.split("token accuracy")[1].split()[0]) > 75 for line in lines)
 
 
@@ -294,7 +300,7 @@ def test_quiet_prints_results_only(tmp_path, capsys):
     status, out, err = _run(capsys, "evaluate --quiet --model", model, train)
     assert (status, err) == (0, "") and "Token accuracy" in out
     status, out, err = _run(capsys, "demo -q --n-samples", 100, "--max-iter", 1)
-    assert (status, err) == (0, "") and len(out.splitlines()) == 3
+    assert (status, err) == (0, "") and len(out.splitlines()) == 4
 
 
 @pytest.mark.parametrize("quiet", [False, True])

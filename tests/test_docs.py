@@ -128,7 +128,15 @@ def test_estimator_page_documents_methods(html):
 def test_guide_pages_have_math_and_references(html):
     out, result = html
     assert result.returncode == 0, result.stderr
-    for page in ("perceptron", "inexact_search", "swvp", "mixing", "eg_ssvm", "parsing"):
+    for page in (
+        "perceptron",
+        "inexact_search",
+        "swvp",
+        "mixing",
+        "eg_ssvm",
+        "bcfw_ssvm",
+        "parsing",
+    ):
         text = (out / "guide" / f"{page}.html").read_text(encoding="utf-8")
         assert 'class="math' in text, f"guide/{page} has no math"
         assert 'id="references"' in text, f"guide/{page} has no References section"

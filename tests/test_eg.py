@@ -356,27 +356,22 @@ def test_hinge_kernels_equal_the_python_pass_bit_for_bit(kind, seed):
         np.testing.assert_array_equal(dual.hinge(coef), twin(dual, coef))
 
 
-def test_hinge_kernels_do_not_depend_on_the_thread_count():
-    X, y = _CHAIN
-    model = ExponentiatedGradientSSVM(features=TokenFeatures(), max_iter=2, random_state=0)
+@pytest.mark.parametrize("parses", [False, True])
+def test_hinge_kernels_do_not_depend_on_the_thread_count(parses):
+    if parses:
+        (X, y), twin = _TREE_DATA, _python_tree_hinge
+        model = ExponentiatedGradientSSVM(decoder=Eisner(), max_iter=2, random_state=0)
+    else:
+        (X, y), twin = _CHAIN, _python_chain_hinge
+        model = ExponentiatedGradientSSVM(features=TokenFeatures(), max_iter=2, random_state=0)
     model.fit(X, y)
-    encoded, gold = model.encode(X, y)
-    dual = model._dual(encoded, gold)
+    dual = model._dual(*model.encode(X, y))
     with numba_threads(1):
         one = dual.hinge(model.coef_)
     with numba_threads(available_threads()):
         every = dual.hinge(model.coef_)
     np.testing.assert_array_equal(one, every)
-    np.testing.assert_array_equal(one, _python_chain_hinge(dual, model.coef_))
-    X_trees, y_trees = _TREE_DATA
-    parser = ExponentiatedGradientSSVM(decoder=Eisner(), max_iter=2, random_state=0)
-    parser.fit(X_trees, y_trees)
-    encoded, gold = parser.encode(X_trees, y_trees)
-    dual = parser._dual(encoded, gold)
-    with numba_threads(1):
-        one = dual.hinge(parser.coef_)
-    np.testing.assert_array_equal(one, dual.hinge(parser.coef_))
-    np.testing.assert_array_equal(one, _python_tree_hinge(dual, parser.coef_))
+    np.testing.assert_array_equal(one, twin(dual, model.coef_))
 
 
 # -- the estimator ---------------------------------------------------------------------

@@ -1,13 +1,18 @@
-"""Sparse-vector kernels of the block-coordinate Frank-Wolfe structured SVM.
+"""Kernels of the block-coordinate Frank-Wolfe structured SVM.
 
 A block's share of the weights, ``w_i``, and the corner ``w_s`` a step moves it
 towards are sparse vectors keyed by weight (``structure.delta``'s keys: ascending and
-distinct). A step needs both on one set of keys.
+distinct). The blocks live back to back in one pool (``start``, ``length``,
+``capacity`` per block; ``used`` the pool's first free entry), so that a whole epoch
+can run in one kernel; a block that outgrows its room moves to the end of the pool.
 """
 
 import numpy as np
 
 from ._config import njit
+from .chain import _decode_into, epoch_scratch, n_structure_weights, split_coef, unary_scores
+from .delta import chain_delta
+from .rows import ensure, slot
 
 
 @njit
@@ -32,3 +37,139 @@ def aligned(keys_a, values_a, keys_b, values_b):
             j += 1
         m += 1
     return keys[:m], a[:m], b[:m]
+
+
+@njit
+def room(m):
+    """The capacity a block of ``m`` entries gets when it moves: half as much again,
+    so that a block growing one step at a time moves O(log) times."""
+    return m + m // 2 + 4
+
+
+@njit
+def has_room(capacity, used, pool_size, i, m):
+    """Whether block ``i`` can take ``m`` entries (in place, or moved to the end)."""
+    return m <= capacity[i] or used[0] + room(m) <= pool_size
+
+
+@njit
+def store_block(start, length, capacity, pool_keys, pool_values, used, i, keys, values):
+    """Make ``(keys, values)`` block ``i``; False, changing nothing, when the pool has
+    no room for it (grow the pool, call again)."""
+    m = keys.shape[0]
+    if not has_room(capacity, used, pool_keys.shape[0], i, m):
+        return False
+    if m > capacity[i]:
+        start[i], capacity[i] = used[0], room(m)
+        used[0] += capacity[i]
+    s = start[i]
+    pool_keys[s : s + m] = keys
+    pool_values[s : s + m] = values
+    length[i] = m
+    return True
+
+
+@njit
+def _positions(rows, keys, n_dense, n_labels, out):
+    """Where each key's weight is in a chain's weight vector (``out``; -1 for a pair
+    without one); returns how many have none."""
+    missing = 0
+    for j in range(keys.shape[0]):
+        key = keys[j]
+        if key < n_dense:
+            out[j] = key
+        else:
+            p = slot(rows, (key - n_dense) // n_labels, (key - n_dense) % n_labels)
+            out[j] = n_dense + p if p >= 0 else -1
+            missing += p < 0
+    return missing
+
+
+@njit
+def chain_epoch(
+    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
+    n_seen, Ci, block_loss, start, length, capacity, pool_keys, pool_values, used, losses,
+    gammas,
+):  # fmt: skip
+    """BCFW steps on the chain examples ``visit`` in turn: what
+    ``FrankWolfeBlocks.step`` does with an exact Viterbi oracle, in one kernel.
+
+    Per step: emission scores, the Hamming loss added (every label +1, the gold one
+    -1 again, as ``LinearChain.augment`` adds it), Viterbi, ``psi = phi(gold) -
+    phi(y*)`` (``delta.chain_delta``), the block and the corner ``C_i psi`` on one set
+    of keys, the line search, and the change applied to ``coef`` and (times
+    ``m(m-1)/2`` for the ``m``-th step) to ``coef_sum``, the block and its loss.
+    ``losses``: ``[sum_i C_i l_i, its lazy averaging sum]``, updated in place;
+    ``gammas[step]``: each step's ``gamma``.
+
+    Returns ``(n_seen, n_visited, full, needed)``: ``full`` 1 when the emission pool, 2
+    when the block pool had no room for the step ``visit[n_visited]`` (not taken: grow
+    the pool, by at least room for ``needed`` entries, and go on from it), 0 when every
+    example was visited.
+    """
+    n_dense = n_structure_weights(n_labels, order)
+    emission, transition, first, last, trigram = split_coef(coef, n_labels, order)
+    unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
+    ones = np.ones(unary.shape[0])
+    for step in range(visit.shape[0]):
+        i = visit[step]
+        lo, hi = offsets[i], offsets[i + 1]
+        n = hi - lo
+        gold = labels[lo:hi]
+        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
+        for t in range(n):
+            for k in range(n_labels):
+                unary[t, k] += 1.0
+            unary[t, gold[t]] -= 1.0
+        _decode_into(unary, n, transition, first, last, trigram, order, backptr, backptr2, pred)
+        loss = 0.0
+        for t in range(n):
+            if pred[t] != gold[t]:
+                loss += 1.0
+        corner_keys, psi = chain_delta(indptr, indices, data, lo, gold, pred, n, order, True,
+                                       n_labels, ones)  # fmt: skip
+        s = start[i]
+        keys, block, corner = aligned(pool_keys[s : s + length[i]], pool_values[s : s + length[i]],
+                                      corner_keys, Ci[i] * psi)  # fmt: skip
+        direction = corner - block
+        positions = np.empty(keys.shape[0], dtype=np.int64)
+        missing = _positions(rows, keys, n_dense, n_labels, positions)
+        dot = 0.0
+        for j in range(keys.shape[0]):
+            if positions[j] >= 0:
+                dot += coef[positions[j]] * direction[j]
+        gap = Ci[i] * (loss - block_loss[i]) - dot
+        curvature = 0.0
+        for j in range(keys.shape[0]):
+            curvature += direction[j] * direction[j]
+        if curvature > 0.0:
+            gamma = min(max(gap / curvature, 0.0), 1.0)
+        else:
+            gamma = 1.0 if gap > 0.0 else 0.0
+        m = n_seen + 1
+        if gamma > 0.0:
+            if not has_room(capacity, used, pool_keys.shape[0], i, keys.shape[0]):
+                return n_seen, step, 2, keys.shape[0]
+            if missing:  # pairs without a weight get one (rows may move: look up again)
+                emission_sum = coef_sum[n_dense:]
+                for j in range(keys.shape[0]):
+                    if positions[j] < 0:
+                        code = keys[j] - n_dense
+                        if not ensure(rows, code // n_labels, code % n_labels, n_labels,
+                                      emission, emission_sum):  # fmt: skip
+                            return n_seen, step, 1, keys.shape[0]
+                _positions(rows, keys, n_dense, n_labels, positions)
+            lazy = 0.5 * m * (m - 1)
+            change = gamma * direction
+            for j in range(keys.shape[0]):
+                coef[positions[j]] += change[j]
+                coef_sum[positions[j]] += lazy * change[j]
+            store_block(start, length, capacity, pool_keys, pool_values, used, i, keys,
+                        block + change)  # fmt: skip
+            loss_change = Ci[i] * gamma * (loss - block_loss[i])
+            block_loss[i] += gamma * (loss - block_loss[i])
+            losses[0] += loss_change
+            losses[1] += lazy * loss_change
+        gammas[step] = gamma
+        n_seen = m
+    return n_seen, visit.shape[0], 0, 0

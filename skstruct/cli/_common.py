@@ -3,7 +3,7 @@ small formatting helpers."""
 
 import sys
 
-from .. import SWVP, ExponentiatedGradientSSVM, StructuredPerceptron
+from .. import SWVP, ExponentiatedGradientSSVM, StructuredPerceptron, StructuredSVM
 from ..decoders import DECODERS
 from ..metrics import PTB_PUNCTUATION_TAGS
 
@@ -24,6 +24,7 @@ ALGORITHMS = {
     "perceptron": StructuredPerceptron,
     "swvp": SWVP,
     "eg": ExponentiatedGradientSSVM,
+    "ssvm": StructuredSVM,
 }
 #: What each decoder predicts, by its --decoder name: "labels" or "heads".
 DECODER_TASKS = {name: cls().capabilities.task.name for name, cls in DECODERS.items()}

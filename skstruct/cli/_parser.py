@@ -158,9 +158,11 @@ def _add_learning(learning):
     learning.add_argument("--substructures", choices=("single", "errors", "spans", "full"))
     learning.add_argument("--gamma", choices=("wm", "wmr", "uniform"), help="swvp weighting")
     learning.add_argument("--mode", choices=("aggressive", "balanced"), help="swvp")
-    learning.add_argument("--C", type=float, help="eg: regularisation constant")
+    learning.add_argument("--C", type=float, help="eg, ssvm: regularisation constant")
     learning.add_argument("--learning-rate", type=float, help="eg")
-    learning.add_argument("--tol", type=float, help="eg: relative duality gap to stop at")
+    learning.add_argument(
+        "--tol", type=float, help="eg, ssvm: relative duality gap to stop at"
+    )
     learning.add_argument(
         "--early-stopping",
         type=int,

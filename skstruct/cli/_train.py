@@ -30,9 +30,9 @@ SPECIFIC_OPTIONS = [
     ("--substructures", "substructures", {"swvp"}),
     ("--gamma", "gamma", {"swvp"}),
     ("--mode", "mode", {"swvp"}),
-    ("--C", "C", {"eg"}),
+    ("--C", "C", {"eg", "ssvm"}),
     ("--learning-rate", "learning_rate", {"eg"}),
-    ("--tol", "tol", {"eg"}),
+    ("--tol", "tol", {"eg", "ssvm"}),
     ("--early-stopping", "early_stopping", {"perceptron", "swvp"}),
     ("--no-average", "no_average", {"perceptron", "swvp"}),
 ]

@@ -33,11 +33,56 @@ well (``alpha_bar``, of which ``w_bar`` is the weights) and has a duality gap.
 
 import numpy as np
 
-from .._kernels.bcfw import aligned
+from .._kernels import bcfw as _bcfw
+from .._kernels import eg_hinge as _eg_hinge
+from ..decoders import Viterbi
+from ..structures import ArcFactoredTree, LinearChain
 from ._weights import AveragedWeights
 
-_NO_KEYS = np.empty(0, dtype=np.int64)
-_NO_VALUES = np.empty(0)
+
+class BlockPool:
+    """Sparse vectors ``(keys, values)``, one per block, back to back in one pool that
+    the kernels read and write (see :mod:`skstruct._kernels.bcfw`); each starts empty."""
+
+    def __init__(self, n_blocks, size=1024):
+        self.start = np.zeros(n_blocks, dtype=np.int64)
+        self.length = np.zeros(n_blocks, dtype=np.int64)
+        self.capacity = np.zeros(n_blocks, dtype=np.int64)
+        self.keys = np.empty(size, dtype=np.int64)
+        self.values = np.empty(size)
+        self.used = np.zeros(1, dtype=np.int64)
+
+    @property
+    def arrays(self):
+        return self.start, self.length, self.capacity, self.keys, self.values, self.used
+
+    def get(self, i):
+        """Block ``i``: views of its keys (ascending) and values."""
+        s, m = self.start[i], self.length[i]
+        return self.keys[s : s + m], self.values[s : s + m]
+
+    def set(self, i, keys, values):
+        """Make ``(keys, values)`` block ``i`` (copied into the pool)."""
+        while not _bcfw.store_block(*self.arrays, i, keys, values):
+            self.grow(keys.size)
+
+    def grow(self, needed=0):
+        """Blocks back to back, each with room to grow, in a pool twice as large as they
+        need (at least ``needed`` more entries free)."""
+        capacity = self.length + self.length // 2 + 4
+        start = np.zeros_like(self.start)
+        np.cumsum(capacity[:-1], out=start[1:])
+        used = int(capacity.sum())
+        size = max(2 * used, used + 2 * (needed + needed // 2 + 4), 1024)
+        keys, values = np.empty(size, dtype=np.int64), np.empty(size)
+        for i in np.flatnonzero(self.length):
+            old, new, m = self.start[i], start[i], self.length[i]
+            keys[new : new + m], values[new : new + m] = (
+                self.keys[old : old + m],
+                self.values[old : old + m],
+            )
+        self.start, self.capacity, self.keys, self.values = start, capacity, keys, values
+        self.used[0] = used
 
 
 class FrankWolfeBlocks:
@@ -61,9 +106,8 @@ class FrankWolfeBlocks:
         self.structure, self.decoder, self.encoded = structure, decoder, encoded
         self.gold, self.Ci = gold, np.asarray(Ci, dtype=np.float64)
         n = encoded.n_sentences
-        self.block_keys = [_NO_KEYS] * n
-        self.block_values = [_NO_VALUES] * n
-        self.block_loss = np.zeros(n)  # l_i: every alpha_i starts on the gold output
+        self.blocks = BlockPool(n)  # w_i: every alpha_i starts on the gold output, w_i = 0
+        self.block_loss = np.zeros(n)  # l_i
         # w, the lazy sums of its weighted average, and the step count (n_seen)
         self.weights = AveragedWeights(structure)
         self.loss = 0.0  # sum_i C_i l_i
@@ -92,8 +136,7 @@ class FrankWolfeBlocks:
         gold, best, _ = self.oracle(i, state.coef)
         loss = float(np.count_nonzero(gold != best))
         corner_keys, psi = structure.delta(self.encoded, i, gold, best)
-        keys, block, corner = aligned(self.block_keys[i], self.block_values[i], corner_keys,
-                                      Ci * psi)  # fmt: skip
+        keys, block, corner = _bcfw.aligned(*self.blocks.get(i), corner_keys, Ci * psi)
         direction = corner - block  # w_s - w_i
         (w,) = structure.values_at(keys, state.coef)
         gap = Ci * (loss - self.block_loss[i]) - float(w @ direction)
@@ -107,7 +150,7 @@ class FrankWolfeBlocks:
         if gamma > 0.0:
             change = gamma * direction
             structure.add_at(state, keys, (change, lazy * change))
-            self.block_keys[i], self.block_values[i] = keys, block + change
+            self.blocks.set(i, keys, block + change)
             loss_change = Ci * gamma * (loss - self.block_loss[i])
             self.block_loss[i] += gamma * (loss - self.block_loss[i])
             self.loss += loss_change
@@ -116,12 +159,39 @@ class FrankWolfeBlocks:
         return gamma, gap
 
     def epoch(self, order):
-        """A step on each example of ``order``, in turn; returns the epoch's counts."""
-        gammas = np.empty(len(order))
-        for k, i in enumerate(order):
-            gammas[k], _ = self.step(i)
+        """A step on each example of ``order``, in turn; returns the epoch's counts.
+        Chains searched by exact Viterbi run :func:`~skstruct._kernels.bcfw.chain_epoch`
+        (the same steps in one kernel), other structures :meth:`step` per example."""
+        order = np.asarray(order, dtype=np.int64)
+        if self._fused():
+            gammas = self._chain_epoch(order)
+        else:
+            gammas = np.array([self.step(i)[0] for i in order])
         return {"mean_step": float(gammas.mean()) if gammas.size else None,
                 "null_steps": int(np.count_nonzero(gammas == 0.0))}  # fmt: skip
+
+    def _fused(self):
+        structure = self.weights.structure
+        return type(structure) is LinearChain and type(self.decoder) is Viterbi
+
+    def _chain_epoch(self, order):
+        state, structure, encoded = self.weights, self.weights.structure, self.encoded
+        gammas, done = np.empty(order.size), 0
+        losses = np.array([self.loss, self.loss_sum])
+        while done < order.size:
+            state.n_seen, visited, full, needed = _bcfw.chain_epoch(
+                encoded.indptr, encoded.indices, encoded.data, encoded.offsets, self.gold,
+                order[done:], structure.rows.arrays, state.coef, state.coef_sum,
+                structure.n_labels, structure.order, state.n_seen, self.Ci, self.block_loss,
+                *self.blocks.arrays, losses, gammas[done:],
+            )  # fmt: skip
+            done += visited
+            if full == 1:  # the emission pool: grow it, go on from that example
+                structure.grow(state)
+            elif full == 2:  # the block pool: room for the block that did not fit
+                self.blocks.grow(needed)
+        self.loss, self.loss_sum = float(losses[0]), float(losses[1])
+        return gammas
 
     def averaged(self):
         """``(w_bar, sum_i C_i l_bar_i)``: the weighted-average iterate (a new array, in
@@ -149,10 +219,39 @@ class FrankWolfeBlocks:
         """Primal ``P(coef)`` (``coef`` compact, laid out by ``structure``; a pass of the
         max-oracle over every example), the ``dual`` value given (of any dual point: a
         lower bound on the optimum) and their gap, which bounds ``P(coef) - P*``."""
+        hinge = self.kernel_hinges(structure, coef)
+        if hinge is None:
+            hinge = self.python_hinges(structure, coef)
+        primal = 0.5 * float(coef @ coef) + float(self.Ci @ hinge)
+        return {"primal": primal, "dual": float(dual), "gap": primal - float(dual)}
+
+    def python_hinges(self, structure, coef):
+        """Every example's hinge ``max_y (L + w . phi(y)) - w . phi(y_i)``, by the
+        decoder under loss-augmented scores (a lower bound when it searches inexactly)."""
         hinge = np.empty(self.encoded.n_sentences)
         for i in range(hinge.size):
             gold, best, scores = self.oracle(i, coef, structure)
             augmented = structure.augment(scores, gold)
             hinge[i] = structure.path_score(augmented, best) - structure.path_score(scores, gold)
-        primal = 0.5 * float(coef @ coef) + float(self.Ci @ hinge)
-        return {"primal": primal, "dual": float(dual), "gap": primal - float(dual)}
+        return hinge
+
+    def kernel_hinges(self, structure, coef):
+        """:meth:`python_hinges` by one parallel kernel, for first-order chains (exact
+        Viterbi, whatever the decoder: the gap is then exact with a beam too) and
+        first-order unlabelled trees; None for other structures."""
+        out, encoded = np.empty(self.encoded.n_sentences), self.encoded
+        gold = np.asarray(self.gold, dtype=np.int64)
+        if isinstance(structure, LinearChain) and structure.order == 1:
+            _eg_hinge.chain_hinges(
+                encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+                structure.rows.arrays, coef, structure.n_labels, gold, out,
+            )  # fmt: skip
+            return out
+        if isinstance(structure, ArcFactoredTree) and structure.order == 1:
+            if not structure.n_labels:
+                _eg_hinge.tree_hinges(
+                    encoded.attrs, encoded.offsets, coef, structure.n_features, gold,
+                    self.decoder.projective, structure.single_root, out,
+                )  # fmt: skip
+                return out
+        return None

@@ -211,6 +211,11 @@ class ExponentiatedGradientSSVM(StructuredModel):
         -------
         self : object
         """
+        return self._fit_svm(X, y, X_dev, y_dev, sample_weight, self._train_eg)
+
+    def _fit_svm(self, X, y, X_dev, y_dev, sample_weight, train):
+        """Check and encode the data, then ``train(encoded, gold, weights, dev, rng,
+        interrupt)``, which sets ``coef_`` (a solver of the dual)."""
         decoder = self.check_decoder()
         X, y = check_sequences_and_labels(X, y)
         X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
@@ -221,17 +226,20 @@ class ExponentiatedGradientSSVM(StructuredModel):
         rng = check_random_state(self.random_state)
         try:
             encoded, gold = self._initialize(X, y, classes=None, rng=rng, decoder=decoder)
-            self._give_every_pair_a_weight()
-            dual = self._dual(encoded, gold, weights)
             dev = None
             if X_dev is not None:
                 dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
             with deferred_interrupt() as interrupt:
-                self.coef_ = self._train(dual, encoded.n_sentences, dev, rng, interrupt)
+                train(encoded, gold, weights, dev, rng, interrupt)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
             self._discard_fit()
             raise
         return self
+
+    def _train_eg(self, encoded, gold, weights, dev, rng, interrupt):
+        self._give_every_pair_a_weight()
+        dual = self._dual(encoded, gold, weights)
+        self.coef_ = self._train(dual, encoded.n_sentences, dev, rng, interrupt)
 
     learns_relation_labels = False
 

@@ -5,12 +5,9 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from sklearn.utils import check_random_state
 
 from ..utils._sklearn_compat import Interval, StrOptions, fit_context
-from ..utils.interrupt import deferred_interrupt, warn_interrupted
-from ..utils.validation import check_sequences_and_labels
-from ._base import check_sample_weight, drop_unweighted
+from ..utils.interrupt import warn_interrupted
 from ._bcfw import FrankWolfeBlocks
 from ._eg_duals import example_C
 from ._progress import EpochProgress
@@ -62,8 +59,10 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         the last iterate. The average is a dual point of its own, so its gap is exact.
     learning_rate, adaptive, online :
         EG only; see :class:`~skstruct.ExponentiatedGradientSSVM`.
-    max_iter : int, default=30
-        Passes over the training data.
+    max_iter : int, default=20
+        Passes over the training data. With BCFW on CoNLL-2000 chunking, test token
+        accuracy moved by less than 0.05 after the ninth pass; EG converges more slowly
+        (its own default is 30).
     tol : float or None, default=1e-3
         Stop when the duality gap of the model ``P - D`` is at most ``tol * P`` (a
         bound on its relative suboptimality). ``None`` runs all ``max_iter`` passes
@@ -100,17 +99,19 @@ class StructuredSVM(ExponentiatedGradientSSVM):
 
     Examples
     --------
-    >>> from skstruct import StructuredSVM, TokenFeatures
+    A second-order chain, which EG cannot learn (it needs first-order marginals):
+
+    >>> from skstruct import StructuredSVM, TokenFeatures, Viterbi
     >>> from skstruct.datasets import make_chain_data
     >>> X, y = make_chain_data(200, random_state=0)
-    >>> model = StructuredSVM(features=TokenFeatures(), random_state=0)
-    >>> model.fit(X[:150], y[:150]).predict(X[150:151])[0][:4]
-    ['L1', 'L1', 'L1', 'L1']
-    >>> round(model.score(X[150:], y[150:]), 2)
+    >>> model = StructuredSVM(Viterbi(order=2), features=TokenFeatures(), random_state=0)
+    >>> round(model.fit(X[:150], y[:150]).score(X[150:], y[150:]), 2)
     0.96
-    >>> last = model.history_[-1]
-    >>> bool(last["primal"] >= last["dual"])
-    True
+
+    The relative duality gap after passes 1, 6, 11 and 16:
+
+    >>> [round(r["gap"] / r["primal"], 2) for r in model.history_[::5]]
+    [0.79, 0.19, 0.08, 0.05]
     """
 
     _parameter_constraints: dict = {
@@ -133,7 +134,7 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         learning_rate=8.0,
         adaptive=True,
         online=True,
-        max_iter=30,
+        max_iter=20,
         tol=1e-3,
         loss="hamming",
         shuffle=True,
@@ -192,34 +193,13 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         -------
         self : object
         """
-        if self.solver == "eg":
-            return super().fit(X, y, X_dev=X_dev, y_dev=y_dev, sample_weight=sample_weight)
-        decoder = self.check_decoder()
-        X, y = check_sequences_and_labels(X, y)
-        X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
-        if (X_dev is None) != (y_dev is None):
-            raise ValueError("Pass both X_dev and y_dev, or neither.")
-        if X_dev is not None:
-            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
-        rng = check_random_state(self.random_state)
-        try:
-            encoded, gold = self._initialize(X, y, classes=None, rng=rng, decoder=decoder)
-            blocks = FrankWolfeBlocks(
-                self.structure_, self.decoder_, encoded, gold,
-                example_C(self.C, weights, encoded.n_sentences),
-            )  # fmt: skip
-            dev = None
-            if X_dev is not None:
-                dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
-            with deferred_interrupt() as interrupt:
-                self._train_bcfw(blocks, dev, rng, interrupt)
-        except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
-            self._discard_fit()
-            raise
-        return self
+        train = self._train_eg if self.solver == "eg" else self._train_bcfw
+        return self._fit_svm(X, y, X_dev, y_dev, sample_weight, train)
 
-    def _train_bcfw(self, blocks, dev, rng, interrupt):
-        n = blocks.encoded.n_sentences
+    def _train_bcfw(self, encoded, gold, weights, dev, rng, interrupt):
+        Ci = example_C(self.C, weights, encoded.n_sentences)
+        blocks = FrankWolfeBlocks(self.structure_, self.decoder_, encoded, gold, Ci)
+        n = encoded.n_sentences
         self.n_iter_ = 0
         progress = EpochProgress(self, self.max_iter)
         for _ in progress:
@@ -242,11 +222,11 @@ class StructuredSVM(ExponentiatedGradientSSVM):
             record["seconds"] = seconds
             self.history_.append(record)
             if record["gap"] is not None:
-                progress.report(
-                    record,
-                    [("gap", f"{record['gap']:.4g}", "duality gap"),
-                     ("primal", f"{record['primal']:.4g}", "primal")],
-                )  # fmt: skip
+                items = [("gap", f"{record['gap']:.4g}", "duality gap"),
+                         ("primal", f"{record['primal']:.4g}", "primal")]  # fmt: skip
+            else:  # tol=None: no gap before the last pass
+                items = [("step", f"{record['mean_step']:.3g}", "mean step")]
+            progress.report(record, items)
             if interrupt.requested:
                 warn_interrupted(self, self.n_iter_)
                 break
