@@ -160,9 +160,7 @@ def _add_learning(learning):
     learning.add_argument("--mode", choices=("aggressive", "balanced"), help="swvp")
     learning.add_argument("--C", type=float, help="eg, ssvm: regularisation constant")
     learning.add_argument("--learning-rate", type=float, help="eg")
-    learning.add_argument(
-        "--tol", type=float, help="eg, ssvm: relative duality gap to stop at"
-    )
+    learning.add_argument("--tol", type=float, help="eg, ssvm: relative duality gap to stop at")
     learning.add_argument(
         "--early-stopping",
         type=int,
