@@ -28,6 +28,7 @@ from skstruct import (
     ModelFormatError,
     ParameterMixing,
     StructuredPerceptron,
+    StructuredSVM,
     TokenFeatures,
     load,
     save,
@@ -51,6 +52,7 @@ def _chain_learners():
         "perceptron": _perceptron(),
         "swvp": SWVP(max_iter=3, random_state=0),
         "eg": ExponentiatedGradientSSVM(max_iter=3, random_state=0),
+        "ssvm": StructuredSVM(max_iter=3, random_state=0),
         "mixing": ParameterMixing(_perceptron(), n_shards=2, max_iter=3, n_jobs=1, random_state=0),
     }
 
@@ -72,12 +74,12 @@ def _set(learner, **params):
     return learner.set_params(**params)
 
 
-CHAINS = ("perceptron", "swvp", "eg", "mixing")
+CHAINS = ("perceptron", "swvp", "eg", "ssvm", "mixing")
 TREES = tuple(f"{name}+eisner" for name in CHAINS)
 #: Which learners a case runs with; None: no learner (readers).
 APPLIES = {
     "chains": CHAINS,
-    "batch chains": ("eg",),  # the online learners take None as an unknown label
+    "batch chains": ("eg", "ssvm"),  # the online learners take None as an unknown label
     "trees": TREES,
     "chains, trees": CHAINS + TREES,
     "labelled trees": tuple(name for name in TREES if not name.startswith("eg")),  # EG: heads

@@ -41,6 +41,7 @@ from skstruct import (
     ExponentiatedGradientSSVM,
     ParameterMixing,
     StructuredPerceptron,
+    StructuredSVM,
 )
 from skstruct.datasets import ConllFormatError, load_conll, load_conllu
 from tests import naive
@@ -561,6 +562,7 @@ def _chain_learners():
         "perceptron": StructuredPerceptron(max_iter=2, random_state=0),
         "swvp": SWVP(max_iter=2, random_state=0),
         "eg": ExponentiatedGradientSSVM(max_iter=2, random_state=0),
+        "ssvm": StructuredSVM(max_iter=2, random_state=0),
         "mixing": ParameterMixing(
             StructuredPerceptron(max_iter=2, random_state=0), n_shards=1, max_iter=2, n_jobs=1
         ),

@@ -19,9 +19,11 @@ from skstruct import (
     ExponentiatedGradientSSVM,
     ParameterMixing,
     StructuredPerceptron,
+    StructuredSVM,
     TokenFeatures,
 )
 from skstruct.datasets import make_chain_data
+from skstruct.learners import _bcfw as bcfw_module
 from skstruct.learners import eg as eg_module
 from skstruct.learners import mixing as mixing_module
 from skstruct.utils.interrupt import InterruptedFitWarning, deferred_interrupt
@@ -102,6 +104,20 @@ def test_eg_stops_after_the_epoch_in_progress(decoder, data, monkeypatch):
         decoder=decoder, features=features, max_iter=5, tol=None, random_state=0
     )
     monkeypatch.setattr(eg_module, "online_epoch", _interrupting(eg_module.online_epoch, 3, 1))
+    with pytest.warns(InterruptedFitWarning, match="after 3 completed epoch"):
+        model = clone(learner).fit(*data)
+    monkeypatch.undo()
+    three = clone(learner).set_params(max_iter=3).fit(*data)
+    np.testing.assert_array_equal(model.coef_, three.coef_)
+    assert [r["dual"] for r in model.history_] == [r["dual"] for r in three.history_]
+
+
+@pytest.mark.parametrize("decoder, data", [(None, (X, y)), (Eisner(), TREES)])
+def test_bcfw_stops_after_the_pass_in_progress(decoder, data, monkeypatch):
+    features = None if decoder else TokenFeatures()
+    learner = StructuredSVM(decoder=decoder, features=features, max_iter=5, random_state=0)
+    epoch = bcfw_module.FrankWolfeBlocks.epoch
+    monkeypatch.setattr(bcfw_module.FrankWolfeBlocks, "epoch", _interrupting(epoch, 3, 1))
     with pytest.warns(InterruptedFitWarning, match="after 3 completed epoch"):
         model = clone(learner).fit(*data)
     monkeypatch.undo()

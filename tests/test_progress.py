@@ -6,7 +6,13 @@ import sys
 
 import pytest
 
-from skstruct import SWVP, ExponentiatedGradientSSVM, StructuredPerceptron, TokenFeatures
+from skstruct import (
+    SWVP,
+    ExponentiatedGradientSSVM,
+    StructuredPerceptron,
+    StructuredSVM,
+    TokenFeatures,
+)
 from skstruct.datasets import make_chain_data
 from tests.test_cli import CHUNK, SMALL, TREES, _file, _run
 
@@ -27,6 +33,7 @@ def _fit(model, capsys, dev):
         (StructuredPerceptron, r"online train accuracy \d+\.\d\d%, \d+/40 sequences wrong"),
         (SWVP, r"online train accuracy \d+\.\d\d%, \d+/40 sequences wrong"),
         (ExponentiatedGradientSSVM, r"duality gap \S+, primal \S+"),
+        (StructuredSVM, r"duality gap \S+, primal \S+"),
     ],
 )
 def test_one_plain_line_per_epoch_when_stderr_is_not_a_terminal(cls, train, dev, capsys):
