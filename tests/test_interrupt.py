@@ -97,27 +97,20 @@ def test_second_ctrl_c_raises_and_leaves_the_learner_unfitted(learner, data, mon
     assert model.fit(*data).n_iter_ == 5  # and it can be fitted again
 
 
-@pytest.mark.parametrize("decoder, data", [(None, (X, y)), (Eisner(), TREES)])
-def test_eg_stops_after_the_epoch_in_progress(decoder, data, monkeypatch):
-    features = None if decoder else TokenFeatures()
-    learner = ExponentiatedGradientSSVM(
-        decoder=decoder, features=features, max_iter=5, tol=None, random_state=0
-    )
-    monkeypatch.setattr(eg_module, "online_epoch", _interrupting(eg_module.online_epoch, 3, 1))
-    with pytest.warns(InterruptedFitWarning, match="after 3 completed epoch"):
-        model = clone(learner).fit(*data)
-    monkeypatch.undo()
-    three = clone(learner).set_params(max_iter=3).fit(*data)
-    np.testing.assert_array_equal(model.coef_, three.coef_)
-    assert [r["dual"] for r in model.history_] == [r["dual"] for r in three.history_]
+#: The structured SVM's solvers: the estimator, and where its epochs run (to interrupt).
+SVM_SOLVERS = {
+    "eg": (ExponentiatedGradientSSVM, eg_module, "online_epoch"),
+    "bcfw": (StructuredSVM, bcfw_module.FrankWolfeBlocks, "epoch"),
+}
 
 
+@pytest.mark.parametrize("solver", SVM_SOLVERS)
 @pytest.mark.parametrize("decoder, data", [(None, (X, y)), (Eisner(), TREES)])
-def test_bcfw_stops_after_the_pass_in_progress(decoder, data, monkeypatch):
+def test_svm_stops_after_the_epoch_in_progress(solver, decoder, data, monkeypatch):
+    cls, owner, name = SVM_SOLVERS[solver]
     features = None if decoder else TokenFeatures()
-    learner = StructuredSVM(decoder=decoder, features=features, max_iter=5, random_state=0)
-    epoch = bcfw_module.FrankWolfeBlocks.epoch
-    monkeypatch.setattr(bcfw_module.FrankWolfeBlocks, "epoch", _interrupting(epoch, 3, 1))
+    learner = cls(decoder=decoder, features=features, max_iter=5, tol=None, random_state=0)
+    monkeypatch.setattr(owner, name, _interrupting(getattr(owner, name), 3, 1))
     with pytest.warns(InterruptedFitWarning, match="after 3 completed epoch"):
         model = clone(learner).fit(*data)
     monkeypatch.undo()
