@@ -81,6 +81,7 @@ def test_every_notebook_that_reads_corpora_is_marked():
     assert {
         "getting_started.ipynb",
         "collins_eg_convergence.ipynb",
+        "bcfw_ssvm.ipynb",
         "huang_inexact_search.ipynb",
         "mcdonald_parameter_mixing.ipynb",
     } <= marked
