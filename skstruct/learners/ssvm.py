@@ -30,7 +30,10 @@ class StructuredSVM(ExponentiatedGradientSSVM):
     projective trees (:class:`~skstruct.Eisner`), non-projective trees
     (:class:`~skstruct.ChuLiuEdmonds`) and labelled trees. With
     :class:`~skstruct.BeamSearch` or :class:`~skstruct.Greedy` the argmax is
-    approximate: steps stay valid dual steps, but the gap then only bounds from below.
+    approximate: steps stay valid dual steps, but a corner the search misses is never
+    taken. The primal of a first-order chain is computed by exact Viterbi whatever the
+    decoder, so its gap stays exact; a second-order beam computes it, and its gap may
+    then be too small.
     The weights grow with the (feature, label) pairs of outputs the decoder returned,
     not with features x labels.
 
