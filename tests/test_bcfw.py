@@ -140,7 +140,7 @@ def test_fused_chain_epochs_equal_the_generic_steps(order, pool, monkeypatch):
     X, y = make_chain_data(60, n_labels=4, n_words=15, random_state=order)
     model = StructuredSVM(Viterbi(order=order), features=TokenFeatures())
     fused, generic = _blocks_of(clone(model), X, y), _blocks_of(clone(model), X, y)
-    assert fused._fused() and not isinstance(generic, type(None))
+    assert fused._fused()  # the generic path is taken by calling step directly
     for blocks in (fused, generic):
         blocks.blocks = BlockPool(len(X), size=pool)
     rng = np.random.default_rng(order)

@@ -69,11 +69,11 @@ class BlockPool:
     def grow(self, needed=0):
         """Blocks back to back, each with room to grow, in a pool twice as large as they
         need (at least ``needed`` more entries free)."""
-        capacity = self.length + self.length // 2 + 4
+        capacity = _bcfw.room(self.length)
         start = np.zeros_like(self.start)
         np.cumsum(capacity[:-1], out=start[1:])
         used = int(capacity.sum())
-        size = max(2 * used, used + 2 * (needed + needed // 2 + 4), 1024)
+        size = max(2 * used, used + 2 * _bcfw.room(needed), 1024)
         keys, values = np.empty(size, dtype=np.int64), np.empty(size)
         for i in np.flatnonzero(self.length):
             old, new, m = self.start[i], start[i], self.length[i]
@@ -103,8 +103,10 @@ class FrankWolfeBlocks:
     """
 
     def __init__(self, structure, decoder, encoded, gold, Ci):
-        self.structure, self.decoder, self.encoded = structure, decoder, encoded
-        self.gold, self.Ci = gold, np.asarray(Ci, dtype=np.float64)
+        self.decoder, self.encoded = decoder, encoded
+        # one dtype for every kernel (the hinge kernels take int64)
+        self.gold = np.asarray(gold, dtype=np.int64)
+        self.Ci = np.asarray(Ci, dtype=np.float64)
         n = encoded.n_sentences
         self.blocks = BlockPool(n)  # w_i: every alpha_i starts on the gold output, w_i = 0
         self.block_loss = np.zeros(n)  # l_i
@@ -239,19 +241,18 @@ class FrankWolfeBlocks:
         """:meth:`python_hinges` by one parallel kernel, for first-order chains (exact
         Viterbi, whatever the decoder: the gap is then exact with a beam too) and
         first-order unlabelled trees; None for other structures."""
-        out, encoded = np.empty(self.encoded.n_sentences), self.encoded
-        gold = np.asarray(self.gold, dtype=np.int64)
+        encoded, out = self.encoded, np.empty(self.encoded.n_sentences)
+        tree = isinstance(structure, ArcFactoredTree)
         if isinstance(structure, LinearChain) and structure.order == 1:
             _eg_hinge.chain_hinges(
                 encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                structure.rows.arrays, coef, structure.n_labels, gold, out,
+                structure.rows.arrays, coef, structure.n_labels, self.gold, out,
             )  # fmt: skip
-            return out
-        if isinstance(structure, ArcFactoredTree) and structure.order == 1:
-            if not structure.n_labels:
-                _eg_hinge.tree_hinges(
-                    encoded.attrs, encoded.offsets, coef, structure.n_features, gold,
-                    self.decoder.projective, structure.single_root, out,
-                )  # fmt: skip
-                return out
-        return None
+        elif tree and structure.order == 1 and not structure.n_labels:
+            _eg_hinge.tree_hinges(
+                encoded.attrs, encoded.offsets, coef, structure.n_features, self.gold,
+                self.decoder.projective, structure.single_root, out,
+            )  # fmt: skip
+        else:
+            return None
+        return out

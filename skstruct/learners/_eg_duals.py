@@ -59,6 +59,7 @@ class ChainDual:
         self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
         self.Ci = example_C(C, sample_weight, encoded.n_sentences)
         self.weighted = sample_weight is not None
+        self.total_C = total_C(C, self.Ci, self.weighted)
         self.gold = np.asarray(gold, dtype=np.int64)
         L, n_sentences = structure.n_labels, encoded.n_sentences
         self.theta_unary = np.zeros((encoded.n_tokens, L))
@@ -216,6 +217,7 @@ class TreeDual:
         self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
         self.Ci = example_C(C, sample_weight, encoded.n_sentences)
         self.weighted = sample_weight is not None
+        self.total_C = total_C(C, self.Ci, self.weighted)
         self.gold = np.asarray(gold, dtype=np.int64)
         self.attrs = encoded.attrs
         lengths = np.diff(encoded.offsets)
@@ -362,6 +364,13 @@ def example_C(C, sample_weight, n_examples):
     if sample_weight is None:
         return np.full(n_examples, float(C))
     return C * np.asarray(sample_weight, dtype=np.float64)
+
+
+def total_C(C, Ci, weighted):
+    """``sum_i C_i``, summed as ``eg.weighted_sum`` sums (``C * n`` without sample
+    weights): the scale of the online step's rounding-noise floor."""
+    ones = np.ones(Ci.size)
+    return float(Ci @ ones) if weighted else C * float(ones.sum())
 
 
 def _row_slots_per_sentence(rows, encoded):

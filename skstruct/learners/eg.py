@@ -312,21 +312,13 @@ def online_step(dual, i, coef, rate, adaptive, ceiling=np.inf):
         gain = dual.Ci[i] * (proposal.expected_loss - dual.expected_loss[i]) - 0.5 * change
         # at a block's optimum the gain is rounding noise: rejecting it would shrink
         # the rate to nothing for the rest of training
-        noise = 1e-12 * (scale + _total_C(dual) + 1.0)
+        noise = 1e-12 * (scale + dual.total_C + 1.0)
         if not adaptive or gain >= -noise:
             dual.accept(i, proposal)
             return _next_rate(step, halvings, adaptive, ceiling), halvings
         undo()
         step /= 2.0
     return rate, MAX_HALVINGS + 1
-
-
-def _total_C(dual):
-    """``sum_i C_i`` (as :func:`weighted_sum` adds it), kept on the dual: summing
-    ``n`` ones at every attempt of every step cost more than some steps' marginals."""
-    if getattr(dual, "_total_C", None) is None:
-        dual._total_C = weighted_sum(dual, np.ones(dual.Ci.size))
-    return dual._total_C
 
 
 def _next_rate(step, halvings, adaptive, ceiling):

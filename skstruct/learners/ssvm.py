@@ -211,11 +211,13 @@ class StructuredSVM(ExponentiatedGradientSSVM):
             counts = blocks.epoch(order)
             seconds = time.perf_counter() - start
             self.n_iter_ += 1
-            structure, coef, dual = blocks.model(self.average)
             last = self.n_iter_ == self.max_iter or interrupt.requested
+            gap = self.tol is not None or last
             record = {"epoch": self.n_iter_, "primal": None, "dual": None, "gap": None}
             gap_started = time.perf_counter()
-            if self.tol is not None or last:
+            if gap or dev is not None:  # the model to return, were this the last pass
+                structure, coef, dual = blocks.model(self.average)
+            if gap:
                 record.update(blocks.objectives(structure, coef, dual))
             record["gap_seconds"] = time.perf_counter() - gap_started
             record.update(counts)
@@ -235,7 +237,7 @@ class StructuredSVM(ExponentiatedGradientSSVM):
                 break
             if self.tol is not None and record["gap"] <= self.tol * record["primal"]:
                 break
-        structure, coef, _ = blocks.model(self.average)
+        # every way out of the loop (max_iter, tol, Ctrl-C) computed the model last
         self.structure_, self.coef_ = structure.compact(coef, drop_zeros=True)
 
     def _give_every_pair_a_weight(self):  # EG's; BCFW's weights grow with its steps
