@@ -26,6 +26,7 @@ from skstruct import save as save_model
 from skstruct._kernels.bcfw import aligned
 from skstruct.datasets import make_chain_data
 from skstruct.learners._bcfw import BlockPool, FrankWolfeBlocks
+from skstruct.learners._fused import Minibatch
 from skstruct.structures import ArcFactoredTree, ChainScores, LinearChain
 from skstruct.structures.tree import TreeScores
 from tests import naive
@@ -134,21 +135,29 @@ def _blocks_of(model, X, y, C=1.0):
 
 @pytest.mark.parametrize("order", [0, 1, 2])
 @pytest.mark.parametrize("pool", [1, 1024])
-def test_fused_chain_epochs_equal_the_generic_steps(order, pool, monkeypatch):
-    """The one-kernel epoch (exact Viterbi) = ``step`` per example, pools growing midway
-    (a tiny block pool and emission pool force every kind of growth)."""
+@pytest.mark.parametrize("batch_size", [1, 7])
+def test_fused_chain_epochs_equal_the_generic_steps(order, pool, batch_size):
+    """The one-kernel epoch (exact Viterbi) = the generic epoch (``step`` per example
+    for batches of one), pools growing midway (a tiny block pool and emission pool force
+    every kind of growth, also in the middle of a batch)."""
     X, y = make_chain_data(60, n_labels=4, n_words=15, random_state=order)
     model = StructuredSVM(Viterbi(order=order), features=TokenFeatures())
     fused, generic = _blocks_of(clone(model), X, y), _blocks_of(clone(model), X, y)
-    assert fused._fused()  # the generic path is taken by calling step directly
+    assert fused._fused()
+    generic._fused = lambda: False
     for blocks in (fused, generic):
         blocks.blocks = BlockPool(len(X), size=pool)
     rng = np.random.default_rng(order)
     for _ in range(3):
         visit = rng.permutation(len(X))
-        stats = fused.epoch(visit)
-        gammas = [generic.step(i)[0] for i in visit]
-        assert stats["mean_step"] == pytest.approx(np.mean(gammas), rel=1e-9)
+        stats = fused.epoch(visit, Minibatch(batch_size, 2))
+        if batch_size == 1:
+            gammas = [generic.step(i)[0] for i in visit]
+            assert stats["mean_step"] == pytest.approx(np.mean(gammas), rel=1e-9)
+        else:
+            generic_stats = generic.epoch(visit, Minibatch(batch_size, 1))
+            assert stats["mean_step"] == pytest.approx(generic_stats["mean_step"], rel=1e-9)
+            assert stats["null_steps"] == generic_stats["null_steps"]
     for average in (True, False):
         (s1, c1, d1), (s2, c2, d2) = fused.model(average), generic.model(average)
         np.testing.assert_allclose(naive.dense_chain_coef(s1, c1), naive.dense_chain_coef(s2, c2),
@@ -160,6 +169,62 @@ def test_fused_chain_epochs_equal_the_generic_steps(order, pool, monkeypatch):
         np.testing.assert_array_equal(fused.blocks.get(i)[0], generic.blocks.get(i)[0])
         np.testing.assert_allclose(fused.blocks.get(i)[1], generic.blocks.get(i)[1], rtol=1e-9,
                                    atol=1e-12)  # fmt: skip
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_a_minibatch_searches_against_the_weights_it_starts_from(kind):
+    """A minibatch epoch = every oracle of a batch against the weights before it, then
+    the steps in turn (each line search against the weights the steps before left):
+    the twin below, written with ``oracle`` and ``take_step`` alone."""
+    make, _, _ = _problem(kind, seed=5, n_sentences=5)
+    batched, twin = make(np.full(5, 2.0)), make(np.full(5, 2.0))
+    visit = np.array([3, 0, 4, 1, 2, 2, 0, 4, 3, 1])
+    batched.epoch(visit, Minibatch(3, 2))
+    for lo in range(0, visit.size, 3):
+        coef = twin.weights.coef.copy()
+        found = [twin.oracle(i, coef)[:2] for i in visit[lo : lo + 3]]
+        for i, (gold, best) in zip(visit[lo : lo + 3], found):
+            twin.take_step(i, gold, best)
+    np.testing.assert_allclose(_dense_weights(batched, batched.weights.coef),
+                               _dense_weights(twin, twin.weights.coef), atol=1e-12)  # fmt: skip
+    np.testing.assert_allclose(batched.block_loss, twin.block_loss, atol=1e-12)
+    assert batched.model()[2] == pytest.approx(twin.model()[2], abs=1e-12)
+
+
+@pytest.mark.parametrize("decoder", [Viterbi(), Viterbi(order=2), Eisner(), ChuLiuEdmonds()],
+                         ids=repr)  # fmt: skip
+def test_minibatches_give_the_same_fit_on_any_number_of_threads(decoder):
+    """``n_jobs`` never changes the fit; ``batch_size`` does (a batch searches against
+    stale weights), and a batch of one is the online solver."""
+    parses = isinstance(decoder, (Eisner, ChuLiuEdmonds))
+    X, y = _tree_data() if parses else make_chain_data(80, n_labels=5, random_state=1)
+    features = {} if parses else {"features": TokenFeatures()}
+    model = StructuredSVM(decoder, **features, max_iter=3, tol=0.0, random_state=0)
+
+    def fit(**params):
+        return clone(model).set_params(**params).fit(X, y)
+
+    one, two = fit(batch_size=6, n_jobs=1), fit(batch_size=6, n_jobs=2)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    strip = ("seconds", "gap_seconds")
+    assert [{k: v for k, v in r.items() if k not in strip} for r in one.history_] == [
+        {k: v for k, v in r.items() if k not in strip} for r in two.history_
+    ]
+    online = fit(batch_size=1, n_jobs=2)
+    assert not np.array_equal(online.coef_, one.coef_)
+    np.testing.assert_array_equal(online.coef_, fit(n_jobs=1).coef_)
+
+
+def test_a_minibatch_epoch_never_lowers_the_dual():
+    """Stale oracles still give valid Frank-Wolfe directions: the line search against
+    the current weights keeps every step an ascent step."""
+    X, y = make_chain_data(120, n_labels=5, random_state=2)
+    blocks = _blocks_of(StructuredSVM(features=TokenFeatures()), X, y, C=5.0)
+    rng, values = np.random.default_rng(0), []
+    for _ in range(6):
+        blocks.epoch(rng.permutation(len(X)), Minibatch(40, 2))
+        values.append(blocks.model(average=False)[2])
+    assert values[0] > 0 and np.all(np.diff(values) >= -1e-9)
 
 
 @pytest.mark.parametrize("kind", KINDS)

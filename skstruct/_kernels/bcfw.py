@@ -8,9 +8,18 @@ can run in one kernel; a block that outgrows its room moves to the end of the po
 """
 
 import numpy as np
+from numba import prange
 
-from ._config import njit
-from .chain import _decode_into, epoch_scratch, n_structure_weights, split_coef, unary_scores
+from ._config import njit, njit_parallel, serial_twin
+from .balance import sentence_parts
+from .chain import (
+    _decode_into,
+    batch_token_starts,
+    n_structure_weights,
+    split_coef,
+    thread_viterbi_rows,
+    unary_scores,
+)
 from .delta import chain_delta
 from .rows import ensure, slot
 
@@ -86,90 +95,151 @@ def _positions(rows, keys, n_dense, n_labels, out):
 
 
 @njit
-def chain_epoch(
-    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
-    n_seen, Ci, block_loss, start, length, capacity, pool_keys, pool_values, used, losses,
-    gammas,
+def augmented_path(indptr, indices, data, lo, n, gold, rows, emission, transition, first, last,
+                   trigram, order, unary, backptr, path):  # fmt: skip
+    """The loss-augmented argmax of the ``n`` tokens from ``lo`` into ``path``: Viterbi
+    under emission scores with the Hamming loss added (every label +1, the ``gold`` one
+    -1 again, as ``LinearChain.augment`` adds it). ``unary``, ``backptr``: buffers of
+    at least ``n`` rows (``chain.decode_sentence``'s)."""
+    n_labels = unary.shape[1]
+    backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+    unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
+    for t in range(n):
+        for k in range(n_labels):
+            unary[t, k] += 1.0
+        unary[t, gold[t]] -= 1.0
+    _decode_into(unary, n, transition, first, last, trigram, order, backptr, backptr2, path)
+
+
+@njit_parallel
+def chain_oracles(
+    indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
+    pred, schedule, part_start, unary_rows, backptr_rows,
 ):  # fmt: skip
-    """BCFW steps on the chain examples ``visit`` in turn: what
+    """The loss-augmented argmax of every sentence of ``batch`` against the same
+    weights, in parallel (a thread a part of ``balance.sentence_parts``): sentence
+    ``batch[b]``'s goes to ``pred[token_start[b]:]``. Each writes only its own entries,
+    so the result does not depend on the number of threads."""
+    emission, transition, first, last, trigram = split_coef(coef, n_labels, order)
+    for part in prange(part_start.shape[0] - 1):
+        unary, backptr = unary_rows[part], backptr_rows[part]
+        for at in range(part_start[part], part_start[part + 1]):
+            b = schedule[at]
+            lo = offsets[batch[b]]
+            n = offsets[batch[b] + 1] - lo
+            augmented_path(indptr, indices, data, lo, n, labels[lo : lo + n], rows, emission,
+                           transition, first, last, trigram, order, unary, backptr,
+                           pred[token_start[b] : token_start[b] + n])  # fmt: skip
+
+
+#: The same, one thread.
+chain_oracles_serial = serial_twin(chain_oracles)
+
+
+@njit
+def chain_epoch(
+    indptr, indices, data, offsets, labels, visit, position, batch_size, threads, decoded,
+    pred, token_start, rows, coef, coef_sum, n_labels, order, n_seen, Ci, block_loss, start,
+    length, capacity, pool_keys, pool_values, used, losses, gammas,
+):  # fmt: skip
+    """BCFW steps on the chain examples ``visit[position:]`` in minibatches: what
     ``FrankWolfeBlocks.step`` does with an exact Viterbi oracle, in one kernel.
 
-    Per step: emission scores, the Hamming loss added (every label +1, the gold one
-    -1 again, as ``LinearChain.augment`` adds it), Viterbi, ``psi = phi(gold) -
-    phi(y*)`` (``delta.chain_delta``), the block and the corner ``C_i psi`` on one set
-    of keys, the line search, and the change applied to ``coef`` and (times
-    ``m(m-1)/2`` for the ``m``-th step) to ``coef_sum``, the block and its loss.
-    ``losses``: ``[sum_i C_i l_i, its lazy averaging sum]``, updated in place;
-    ``gammas[step]``: each step's ``gamma``.
+    The batches are ``visit[k * batch_size : (k + 1) * batch_size]``. A batch's oracles
+    (:func:`chain_oracles`, on ``threads`` threads) all search against the weights the
+    batch starts from; its steps are then taken in turn, each line search against the
+    weights as the steps before it left them (``batch_size=1``: Algorithm 3 itself).
+    ``pred`` and ``token_start`` hold the decoded batch (room for ``batch_size``
+    longest sentences; ``decoded``: the position its batch starts at, -1 for none).
 
-    Returns ``(n_seen, n_visited, full, needed)``: ``full`` 1 when the emission pool, 2
-    when the block pool had no room for the step ``visit[n_visited]`` (not taken: grow
-    the pool, by at least room for ``needed`` entries, and go on from it), 0 when every
+    Per step: ``psi = phi(gold) - phi(y*)`` (``delta.chain_delta``), the block and
+    the corner ``C_i psi`` on one set of keys, the line search, and the change applied
+    to ``coef`` and (times ``m(m-1)/2`` for the ``m``-th step) to ``coef_sum``, the
+    block and its loss. ``losses``: ``[sum_i C_i l_i, its lazy averaging sum]``,
+    updated in place; ``gammas[s]``: the ``gamma`` of the step on ``visit[s]``.
+
+    Returns ``(n_seen, position, full, decoded, needed)``: ``full`` 1 when the emission
+    pool, 2 when the block pool had no room for the step on ``visit[position]`` (not
+    taken: grow the pool, by at least room for ``needed`` entries, and call again from
+    ``position`` with ``decoded``: the batch is not decoded twice), 0 when every
     example was visited.
     """
     n_dense = n_structure_weights(n_labels, order)
-    emission, transition, first, last, trigram = split_coef(coef, n_labels, order)
-    unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
-    ones = np.ones(unary.shape[0])
-    for step in range(visit.shape[0]):
-        i = visit[step]
-        lo, hi = offsets[i], offsets[i + 1]
-        n = hi - lo
-        gold = labels[lo:hi]
-        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
-        for t in range(n):
-            for k in range(n_labels):
-                unary[t, k] += 1.0
-            unary[t, gold[t]] -= 1.0
-        _decode_into(unary, n, transition, first, last, trigram, order, backptr, backptr2, pred)
-        loss = 0.0
-        for t in range(n):
-            if pred[t] != gold[t]:
-                loss += 1.0
-        corner_keys, psi = chain_delta(indptr, indices, data, lo, gold, pred, n, order, True,
-                                       n_labels, ones)  # fmt: skip
-        s = start[i]
-        keys, block, corner = aligned(pool_keys[s : s + length[i]], pool_values[s : s + length[i]],
-                                      corner_keys, Ci[i] * psi)  # fmt: skip
-        direction = corner - block
-        positions = np.empty(keys.shape[0], dtype=np.int64)
-        missing = _positions(rows, keys, n_dense, n_labels, positions)
-        dot = 0.0
-        for j in range(keys.shape[0]):
-            if positions[j] >= 0:
-                dot += coef[positions[j]] * direction[j]
-        gap = Ci[i] * (loss - block_loss[i]) - dot
-        curvature = 0.0
-        for j in range(keys.shape[0]):
-            curvature += direction[j] * direction[j]
-        if curvature > 0.0:
-            gamma = min(max(gap / curvature, 0.0), 1.0)
-        else:
-            gamma = 1.0 if gap > 0.0 else 0.0
-        m = n_seen + 1
-        if gamma > 0.0:
-            if not has_room(capacity, used, pool_keys.shape[0], i, keys.shape[0]):
-                return n_seen, step, 2, keys.shape[0]
-            if missing:  # pairs without a weight get one (rows may move: look up again)
-                emission_sum = coef_sum[n_dense:]
-                for j in range(keys.shape[0]):
-                    if positions[j] < 0:
-                        code = keys[j] - n_dense
-                        if not ensure(rows, code // n_labels, code % n_labels, n_labels,
-                                      emission, emission_sum):  # fmt: skip
-                            return n_seen, step, 1, keys.shape[0]
-                _positions(rows, keys, n_dense, n_labels, positions)
-            lazy = 0.5 * m * (m - 1)
-            change = gamma * direction
+    unary_rows, backptr_rows = thread_viterbi_rows(offsets, n_labels, max(threads, 1))
+    longest = unary_rows.shape[1]
+    ones = np.ones(longest)
+    while position < visit.shape[0]:
+        lo = position - position % batch_size
+        batch = visit[lo : min(lo + batch_size, visit.shape[0])]
+        if decoded != lo:
+            batch_token_starts(offsets, batch, token_start)
+            parallel = threads > 1 and batch.shape[0] > 1
+            schedule, part_start = sentence_parts(offsets, batch, threads if parallel else 1, 1)
+            args = (indptr, indices, data, offsets, labels, batch, token_start, rows, coef,
+                    n_labels, order, pred, schedule, part_start, unary_rows,
+                    backptr_rows)  # fmt: skip
+            if parallel:
+                chain_oracles(*args)
+            else:
+                chain_oracles_serial(*args)
+            decoded = lo
+        emission = split_coef(coef, n_labels, order)[0]
+        for step in range(position, lo + batch.shape[0]):
+            i = visit[step]
+            first, n = offsets[i], offsets[i + 1] - offsets[i]
+            gold = labels[first : first + n]
+            at = token_start[step - lo]
+            path = pred[at : at + n]
+            loss = 0.0
+            for t in range(n):
+                if path[t] != gold[t]:
+                    loss += 1.0
+            corner_keys, psi = chain_delta(indptr, indices, data, first, gold, path, n, order,
+                                           True, n_labels, ones)  # fmt: skip
+            s = start[i]
+            keys, block, corner = aligned(pool_keys[s : s + length[i]],
+                                          pool_values[s : s + length[i]], corner_keys,
+                                          Ci[i] * psi)  # fmt: skip
+            direction = corner - block
+            positions = np.empty(keys.shape[0], dtype=np.int64)
+            missing = _positions(rows, keys, n_dense, n_labels, positions)
+            dot = 0.0
             for j in range(keys.shape[0]):
-                coef[positions[j]] += change[j]
-                coef_sum[positions[j]] += lazy * change[j]
-            store_block(start, length, capacity, pool_keys, pool_values, used, i, keys,
-                        block + change)  # fmt: skip
-            loss_change = Ci[i] * gamma * (loss - block_loss[i])
-            block_loss[i] += gamma * (loss - block_loss[i])
-            losses[0] += loss_change
-            losses[1] += lazy * loss_change
-        gammas[step] = gamma
-        n_seen = m
-    return n_seen, visit.shape[0], 0, 0
+                if positions[j] >= 0:
+                    dot += coef[positions[j]] * direction[j]
+            gap = Ci[i] * (loss - block_loss[i]) - dot
+            curvature = 0.0
+            for j in range(keys.shape[0]):
+                curvature += direction[j] * direction[j]
+            if curvature > 0.0:
+                gamma = min(max(gap / curvature, 0.0), 1.0)
+            else:
+                gamma = 1.0 if gap > 0.0 else 0.0
+            m = n_seen + 1
+            if gamma > 0.0:
+                if not has_room(capacity, used, pool_keys.shape[0], i, keys.shape[0]):
+                    return n_seen, step, 2, decoded, keys.shape[0]
+                if missing:  # pairs without a weight get one (rows may move: look up again)
+                    emission_sum = coef_sum[n_dense:]
+                    for j in range(keys.shape[0]):
+                        if positions[j] < 0:
+                            code = keys[j] - n_dense
+                            if not ensure(rows, code // n_labels, code % n_labels, n_labels,
+                                          emission, emission_sum):  # fmt: skip
+                                return n_seen, step, 1, decoded, keys.shape[0]
+                    _positions(rows, keys, n_dense, n_labels, positions)
+                lazy = 0.5 * m * (m - 1)
+                change = gamma * direction
+                for j in range(keys.shape[0]):
+                    coef[positions[j]] += change[j]
+                    coef_sum[positions[j]] += lazy * change[j]
+                store_block(start, length, capacity, pool_keys, pool_values, used, i, keys,
+                            block + change)  # fmt: skip
+                loss_change = Ci[i] * gamma * (loss - block_loss[i])
+                block_loss[i] += gamma * (loss - block_loss[i])
+                losses[0] += loss_change
+                losses[1] += lazy * loss_change
+            gammas[step] = gamma
+            n_seen = m
+        position = lo + batch.shape[0]
+    return n_seen, visit.shape[0], 0, decoded, 0

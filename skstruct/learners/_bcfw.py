@@ -31,13 +31,19 @@ same weights average the expected losses, so the averaged iterate is a dual poin
 well (``alpha_bar``, of which ``w_bar`` is the weights) and has a duality gap.
 """
 
+from concurrent.futures import ThreadPoolExecutor
+
 import numpy as np
 
 from .._kernels import bcfw as _bcfw
 from .._kernels import eg_hinge as _eg_hinge
 from ..decoders import Viterbi
 from ..structures import ArcFactoredTree, LinearChain
+from ._fused import Minibatch
 from ._weights import AveragedWeights
+
+#: One example a batch, one thread: Algorithm 3 as the paper states it.
+SEQUENTIAL = Minibatch(1, 1)
 
 
 class BlockPool:
@@ -133,9 +139,16 @@ class FrankWolfeBlocks:
 
     def step(self, i):
         """One block step on example ``i``; returns ``(gamma, block gap)``."""
+        gold, best, _ = self.oracle(i, self.weights.coef)
+        return self.take_step(i, gold, best)
+
+    def take_step(self, i, gold, best):
+        """Move block ``i`` towards the corner of output ``best`` by the exact line
+        search against the current weights; returns ``(gamma, gap)``, the gap of the
+        block along that direction (its duality gap when ``best`` is its oracle's
+        output under the current weights, less when the weights have moved since)."""
         state, Ci = self.weights, self.Ci[i]
         structure = state.structure
-        gold, best, _ = self.oracle(i, state.coef)
         loss = float(np.count_nonzero(gold != best))
         corner_keys, psi = structure.delta(self.encoded, i, gold, best)
         keys, block, corner = _bcfw.aligned(*self.blocks.get(i), corner_keys, Ci * psi)
@@ -160,15 +173,32 @@ class FrankWolfeBlocks:
         state.n_seen = m
         return gamma, gap
 
-    def epoch(self, order):
-        """A step on each example of ``order``, in turn; returns the epoch's counts.
-        Chains searched by exact Viterbi run :func:`~skstruct._kernels.bcfw.chain_epoch`
-        (the same steps in one kernel), other structures :meth:`step` per example."""
+    def epoch(self, order, minibatch=SEQUENTIAL):
+        """A step on each example of ``order``, in minibatches (``minibatch.size``
+        consecutive examples: their oracles all search against the weights the batch
+        starts from, on up to ``minibatch.threads`` threads, and their steps are taken
+        in turn; size 1 is Algorithm 3). Returns the epoch's counts. Chains searched
+        by exact Viterbi run :func:`~skstruct._kernels.bcfw.chain_epoch` (the same
+        steps in one kernel), other structures :meth:`take_step` per example."""
         order = np.asarray(order, dtype=np.int64)
         if self._fused():
-            gammas = self._chain_epoch(order)
+            gammas = self._chain_epoch(order, minibatch)
         else:
-            gammas = np.array([self.step(i)[0] for i in order])
+            gammas = np.empty(order.size)
+            coef = self.weights.coef
+
+            def oracle(i):
+                return self.oracle(i, coef)[:2]
+
+            with ThreadPoolExecutor(minibatch.threads) as pool:
+                done = 0
+                for batch in minibatch.batches(order):
+                    coef = self.weights.coef  # the layout may have grown
+                    parallel = minibatch.parallel(batch)
+                    found = list(pool.map(oracle, batch) if parallel else map(oracle, batch))
+                    for i, (gold, best) in zip(batch, found):
+                        gammas[done] = self.take_step(i, gold, best)[0]
+                        done += 1
         return {"mean_step": float(gammas.mean()) if gammas.size else None,
                 "null_steps": int(np.count_nonzero(gammas == 0.0))}  # fmt: skip
 
@@ -176,18 +206,21 @@ class FrankWolfeBlocks:
         structure = self.weights.structure
         return type(structure) is LinearChain and type(self.decoder) is Viterbi
 
-    def _chain_epoch(self, order):
+    def _chain_epoch(self, order, minibatch):
         state, structure, encoded = self.weights, self.weights.structure, self.encoded
-        gammas, done = np.empty(order.size), 0
+        size = minibatch.size
+        pred = np.empty(size * max(int(np.diff(encoded.offsets).max(initial=1)), 1), np.int32)
+        token_start = np.empty(size + 1, dtype=np.int64)
+        gammas, position, decoded = np.empty(order.size), 0, -1
         losses = np.array([self.loss, self.loss_sum])
-        while done < order.size:
-            state.n_seen, visited, full, needed = _bcfw.chain_epoch(
+        while position < order.size:
+            state.n_seen, position, full, decoded, needed = _bcfw.chain_epoch(
                 encoded.indptr, encoded.indices, encoded.data, encoded.offsets, self.gold,
-                order[done:], structure.rows.arrays, state.coef, state.coef_sum,
-                structure.n_labels, structure.order, state.n_seen, self.Ci, self.block_loss,
-                *self.blocks.arrays, losses, gammas[done:],
+                order, position, size, minibatch.threads, decoded, pred, token_start,
+                structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
+                structure.order, state.n_seen, self.Ci, self.block_loss, *self.blocks.arrays,
+                losses, gammas,
             )  # fmt: skip
-            done += visited
             if full == 1:  # the emission pool: grow it, go on from that example
                 structure.grow(state)
             elif full == 2:  # the block pool: room for the block that did not fit

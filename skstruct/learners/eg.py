@@ -5,8 +5,10 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
+from joblib import effective_n_jobs
 from sklearn.utils import check_random_state
 
+from .._kernels.threads import numba_threads
 from ..structures import ArcFactoredTree, EmissionRows, LinearChain
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
@@ -93,6 +95,12 @@ class ExponentiatedGradientSSVM(StructuredModel):
         Online: visit the examples in a new random order every epoch.
     random_state : int, RandomState instance or None, default=None
         Seeds the visiting order.
+    n_jobs : int or None, default=None
+        Threads of the primal's hinge pass (once an epoch) and of predictions, with
+        joblib's conventions (-1: all cores; ``None``: what a
+        :func:`joblib.parallel_config` context sets), except that outside such a
+        context ``None`` trains on one thread and predicts on all of them. The
+        marginals of an epoch are computed in turn. Identical results for any value.
     verbose : int, default=0
         Progress over epochs on standard error, with the duality gap and the dev
         score: 1 draws a bar on a terminal and prints one plain line per epoch
@@ -157,6 +165,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         "loss": [StrOptions({"hamming"})],
         "shuffle": ["boolean"],
         "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
         "verbose": ["verbose"],
     }
 
@@ -175,6 +184,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         loss="hamming",
         shuffle=True,
         random_state=None,
+        n_jobs=None,
         verbose=0,
     ):
         self.decoder = decoder
@@ -189,6 +199,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         self.loss = loss
         self.shuffle = shuffle
         self.random_state = random_state
+        self.n_jobs = n_jobs
         self.verbose = verbose
 
     @fit_context(prefer_skip_nested_validation=False)
@@ -215,7 +226,8 @@ class ExponentiatedGradientSSVM(StructuredModel):
 
     def _fit_svm(self, X, y, X_dev, y_dev, sample_weight, train):
         """Check and encode the data, then ``train(encoded, gold, weights, dev, rng,
-        interrupt)``, which sets ``coef_`` (a solver of the dual)."""
+        interrupt, threads)``, which sets ``coef_`` (a solver of the dual; the kernels
+        it calls run on ``threads`` threads)."""
         decoder = self.check_decoder()
         X, y = check_sequences_and_labels(X, y)
         X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
@@ -229,14 +241,17 @@ class ExponentiatedGradientSSVM(StructuredModel):
             dev = None
             if X_dev is not None:
                 dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
-            with deferred_interrupt() as interrupt:
-                train(encoded, gold, weights, dev, rng, interrupt)
+            with (
+                deferred_interrupt() as interrupt,
+                numba_threads(effective_n_jobs(self.n_jobs)) as threads,
+            ):
+                train(encoded, gold, weights, dev, rng, interrupt, threads)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
             self._discard_fit()
             raise
         return self
 
-    def _train_eg(self, encoded, gold, weights, dev, rng, interrupt):
+    def _train_eg(self, encoded, gold, weights, dev, rng, interrupt, threads):
         self._give_every_pair_a_weight()
         dual = self._dual(encoded, gold, weights)
         self.coef_ = self._train(dual, encoded.n_sentences, dev, rng, interrupt)

@@ -10,6 +10,7 @@ from ..utils._sklearn_compat import Interval, StrOptions, fit_context
 from ..utils.interrupt import warn_interrupted
 from ._bcfw import FrankWolfeBlocks
 from ._eg_duals import example_C
+from ._fused import Minibatch
 from ._progress import EpochProgress
 from .eg import ExponentiatedGradientSSVM
 
@@ -73,7 +74,24 @@ class StructuredSVM(ExponentiatedGradientSSVM):
     loss : {"hamming"}, default="hamming"
     shuffle : bool, default=True
         Visit the examples in a new random order every pass.
+    batch_size : int, default=1
+        BCFW: examples whose oracles search against the same weights, side by side on
+        ``n_jobs`` threads, before their steps are taken in turn, each line search
+        against the weights the steps before it left (the steps stay ascent steps of
+        the dual). ``1`` is the paper's Algorithm 3. The result depends on
+        ``batch_size``, never on ``n_jobs``. Worth it where the oracle is most of a
+        step: on the PTB sample (first-order Eisner, two threads) ``batch_size=8``
+        took 30 passes in 36.9 s against 44.5 s, with the same gap (0.099 against
+        0.097 of the primal). On CoNLL-2000 a Viterbi oracle is half of a step and
+        two threads gained nothing, while larger batches slow convergence (relative gap
+        after 20 passes: 0.027 for 1, 0.030 for 8, 0.051 for 32, 0.197 for 128).
     random_state : int, RandomState instance or None, default=None
+    n_jobs : int or None, default=None
+        Threads of the duality gap's pass of the oracle, of a minibatch's oracles and
+        of predictions, with joblib's conventions (-1: all cores; ``None``: what a
+        :func:`joblib.parallel_config` context sets), except that outside such a
+        context ``None`` trains on one thread and predicts on all of them. Identical
+        results for any value.
     verbose : int, default=0
         Progress over passes on standard error, with the duality gap.
 
@@ -121,6 +139,7 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         **ExponentiatedGradientSSVM._parameter_constraints,
         "solver": [StrOptions({"bcfw", "eg"})],
         "average": ["boolean"],
+        "batch_size": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left"), None],
     }
@@ -141,7 +160,9 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         tol=1e-3,
         loss="hamming",
         shuffle=True,
+        batch_size=1,
         random_state=None,
+        n_jobs=None,
         verbose=0,
     ):
         super().__init__(
@@ -157,10 +178,12 @@ class StructuredSVM(ExponentiatedGradientSSVM):
             loss=loss,
             shuffle=shuffle,
             random_state=random_state,
+            n_jobs=n_jobs,
             verbose=verbose,
         )
         self.solver = solver
         self.average = average
+        self.batch_size = batch_size
 
     @property
     def learns_relation_labels(self):
@@ -199,16 +222,17 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         train = self._train_eg if self.solver == "eg" else self._train_bcfw
         return self._fit_svm(X, y, X_dev, y_dev, sample_weight, train)
 
-    def _train_bcfw(self, encoded, gold, weights, dev, rng, interrupt):
+    def _train_bcfw(self, encoded, gold, weights, dev, rng, interrupt, threads):
         Ci = example_C(self.C, weights, encoded.n_sentences)
         blocks = FrankWolfeBlocks(self.structure_, self.decoder_, encoded, gold, Ci)
         n = encoded.n_sentences
+        minibatch = Minibatch.of(self.batch_size, n, threads)
         self.n_iter_ = 0
         progress = EpochProgress(self, self.max_iter)
         for _ in progress:
             start = time.perf_counter()
             order = rng.permutation(n) if self.shuffle else np.arange(n)
-            counts = blocks.epoch(order)
+            counts = blocks.epoch(order, minibatch)
             seconds = time.perf_counter() - start
             self.n_iter_ += 1
             last = self.n_iter_ == self.max_iter or interrupt.requested
