@@ -10,11 +10,12 @@ can run in one kernel; a block that outgrows its room moves to the end of the po
 import numpy as np
 from numba import prange
 
-from ._config import njit, njit_parallel, serial_twin
+from ._config import njit, njit_parallel
 from .balance import sentence_parts
 from .chain import (
     _decode_into,
     batch_token_starts,
+    epoch_scratch,
     n_structure_weights,
     split_coef,
     thread_viterbi_rows,
@@ -96,13 +97,12 @@ def _positions(rows, keys, n_dense, n_labels, out):
 
 @njit
 def augmented_path(indptr, indices, data, lo, n, gold, rows, emission, transition, first, last,
-                   trigram, order, unary, backptr, path):  # fmt: skip
+                   trigram, order, unary, backptr, backptr2, path):  # fmt: skip
     """The loss-augmented argmax of the ``n`` tokens from ``lo`` into ``path``: Viterbi
     under emission scores with the Hamming loss added (every label +1, the ``gold`` one
-    -1 again, as ``LinearChain.augment`` adds it). ``unary``, ``backptr``: buffers of
-    at least ``n`` rows (``chain.decode_sentence``'s)."""
+    -1 again, as ``LinearChain.augment`` adds it). ``unary``, ``backptr`` and (order
+    2) ``backptr2``: buffers of at least ``n`` rows (``chain.epoch_scratch``'s)."""
     n_labels = unary.shape[1]
-    backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
     for t in range(n):
         for k in range(n_labels):
@@ -127,13 +127,11 @@ def chain_oracles(
             b = schedule[at]
             lo = offsets[batch[b]]
             n = offsets[batch[b] + 1] - lo
+            # a sentence's own second-order back-pointers (``chain.decode_sentence``)
+            backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
             augmented_path(indptr, indices, data, lo, n, labels[lo : lo + n], rows, emission,
-                           transition, first, last, trigram, order, unary, backptr,
+                           transition, first, last, trigram, order, unary, backptr, backptr2,
                            pred[token_start[b] : token_start[b] + n])  # fmt: skip
-
-
-#: The same, one thread.
-chain_oracles_serial = serial_twin(chain_oracles)
 
 
 @njit
@@ -165,25 +163,28 @@ def chain_epoch(
     example was visited.
     """
     n_dense = n_structure_weights(n_labels, order)
+    emission, transition, first_w, last_w, trigram = split_coef(coef, n_labels, order)
     unary_rows, backptr_rows = thread_viterbi_rows(offsets, n_labels, max(threads, 1))
-    longest = unary_rows.shape[1]
-    ones = np.ones(longest)
+    backptr2 = epoch_scratch(offsets, n_labels, order)[2]  # for the oracles in turn
+    ones = np.ones(unary_rows.shape[1])
     while position < visit.shape[0]:
         lo = position - position % batch_size
         batch = visit[lo : min(lo + batch_size, visit.shape[0])]
         if decoded != lo:
             batch_token_starts(offsets, batch, token_start)
-            parallel = threads > 1 and batch.shape[0] > 1
-            schedule, part_start = sentence_parts(offsets, batch, threads if parallel else 1, 1)
-            args = (indptr, indices, data, offsets, labels, batch, token_start, rows, coef,
-                    n_labels, order, pred, schedule, part_start, unary_rows,
-                    backptr_rows)  # fmt: skip
-            if parallel:
-                chain_oracles(*args)
-            else:
-                chain_oracles_serial(*args)
+            if threads > 1 and batch.shape[0] > 1:
+                schedule, part_start = sentence_parts(offsets, batch, threads, 1)
+                chain_oracles(indptr, indices, data, offsets, labels, batch, token_start, rows,
+                              coef, n_labels, order, pred, schedule, part_start, unary_rows,
+                              backptr_rows)  # fmt: skip
+            else:  # in turn, no thread pool to wake (a batch of one: Algorithm 3)
+                for b in range(batch.shape[0]):
+                    first, n = offsets[batch[b]], offsets[batch[b] + 1] - offsets[batch[b]]
+                    augmented_path(indptr, indices, data, first, n, labels[first : first + n],
+                                   rows, emission, transition, first_w, last_w, trigram, order,
+                                   unary_rows[0], backptr_rows[0], backptr2,
+                                   pred[token_start[b] : token_start[b] + n])  # fmt: skip
             decoded = lo
-        emission = split_coef(coef, n_labels, order)[0]
         for step in range(position, lo + batch.shape[0]):
             i = visit[step]
             first, n = offsets[i], offsets[i + 1] - offsets[i]
