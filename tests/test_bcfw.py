@@ -143,8 +143,8 @@ def test_fused_chain_epochs_equal_the_generic_steps(order, pool, batch_size):
     X, y = make_chain_data(60, n_labels=4, n_words=15, random_state=order)
     model = StructuredSVM(Viterbi(order=order), features=TokenFeatures())
     fused, generic = _blocks_of(clone(model), X, y), _blocks_of(clone(model), X, y)
-    assert fused._fused()
-    generic._fused = lambda: False
+    assert fused._fused() == "chain"
+    generic._fused = lambda: None
     for blocks in (fused, generic):
         blocks.blocks = BlockPool(len(X), size=pool)
     rng = np.random.default_rng(order)
@@ -169,6 +169,55 @@ def test_fused_chain_epochs_equal_the_generic_steps(order, pool, batch_size):
         np.testing.assert_array_equal(fused.blocks.get(i)[0], generic.blocks.get(i)[0])
         np.testing.assert_allclose(fused.blocks.get(i)[1], generic.blocks.get(i)[1], rtol=1e-9,
                                    atol=1e-12)  # fmt: skip
+
+
+@pytest.mark.parametrize(
+    "decoder", [Eisner(), Eisner(single_root=False), ChuLiuEdmonds()], ids=repr
+)
+@pytest.mark.parametrize("pool", [1, 1024])
+@pytest.mark.parametrize("batch_size", [1, 7])
+def test_fused_tree_epochs_equal_the_generic_steps(decoder, pool, batch_size):
+    """The one-kernel epoch of first-order unlabelled trees = the generic epoch (the
+    decoder under ``ArcFactoredTree.augment``'s scores, ``delta``, ``take_step``), the
+    block pool growing midway (also in the middle of a batch)."""
+    X, y = _tree_data(n=50, seed=3)
+    model = StructuredSVM(decoder)
+    fused, generic = _blocks_of(clone(model), X, y), _blocks_of(clone(model), X, y)
+    assert fused._fused() == "tree"
+    generic._fused = lambda: None
+    for blocks in (fused, generic):
+        blocks.blocks = BlockPool(len(X), size=pool)
+    rng = np.random.default_rng(batch_size)
+    for _ in range(3):
+        visit = rng.permutation(len(X))
+        stats = fused.epoch(visit, Minibatch(batch_size, 2))
+        generic_stats = generic.epoch(visit, Minibatch(batch_size, 1))
+        assert stats["mean_step"] == pytest.approx(generic_stats["mean_step"], rel=1e-9)
+        assert stats["null_steps"] == generic_stats["null_steps"]
+    np.testing.assert_allclose(fused.weights.coef, generic.weights.coef, rtol=1e-9, atol=1e-12)
+    np.testing.assert_allclose(fused.weights.coef_sum, generic.weights.coef_sum, rtol=1e-9,
+                               atol=1e-9)  # fmt: skip
+    np.testing.assert_allclose(fused.block_loss, generic.block_loss, rtol=1e-9, atol=1e-12)
+    assert fused.n_steps == generic.n_steps == 3 * len(X)
+    assert fused.loss == pytest.approx(generic.loss, rel=1e-9)
+    for i in range(len(X)):
+        np.testing.assert_array_equal(fused.blocks.get(i)[0], generic.blocks.get(i)[0])
+        np.testing.assert_allclose(fused.blocks.get(i)[1], generic.blocks.get(i)[1], rtol=1e-9,
+                                   atol=1e-12)  # fmt: skip
+
+
+def test_structures_without_a_kernel_take_the_python_steps():
+    """Second-order and labelled trees, and beam-searched chains, have no kernel epoch."""
+    X, y = _tree_data(n=10)
+    for decoder in (Eisner(order=2), Eisner()):
+        labelled = decoder.order == 1
+        targets = [[(h, "dep") for h in heads] for heads in y] if labelled else y
+        blocks = _blocks_of(StructuredSVM(decoder), X, targets)
+        assert blocks._fused() is None
+    Xc, yc = make_chain_data(10, random_state=0)
+    assert (
+        _blocks_of(StructuredSVM(BeamSearch(), features=TokenFeatures()), Xc, yc)._fused() is None
+    )
 
 
 @pytest.mark.parametrize("kind", KINDS)

@@ -16,13 +16,15 @@ from .chain import (
     _decode_into,
     batch_token_starts,
     epoch_scratch,
+    longest_sentence,
     n_structure_weights,
     split_coef,
     thread_viterbi_rows,
     unary_scores,
 )
-from .delta import chain_delta
+from .delta import chain_delta, tree_delta
 from .rows import ensure, slot
+from .tree import arc_scores, chu_liu_edmonds, eisner, scratch, single_root_penalty
 
 
 @njit
@@ -93,6 +95,43 @@ def _positions(rows, keys, n_dense, n_labels, out):
             out[j] = n_dense + p if p >= 0 else -1
             missing += p < 0
     return missing
+
+
+@njit
+def line_search(block_gain, coef, positions, direction):
+    """The exact line search ``gamma = clip((C_i (L - l_i) - w . d) / ||d||^2, 0, 1)``
+    of a step along ``direction`` (``d``, at weight ``positions``; -1 for a pair with
+    no weight yet, whose ``w`` is 0); ``block_gain`` is ``C_i (L - l_i)``."""
+    dot = 0.0
+    curvature = 0.0
+    for j in range(direction.shape[0]):
+        if positions[j] >= 0:
+            dot += coef[positions[j]] * direction[j]
+        curvature += direction[j] * direction[j]
+    gap = block_gain - dot
+    if curvature > 0.0:
+        return min(max(gap / curvature, 0.0), 1.0)
+    return 1.0 if gap > 0.0 else 0.0  # w_s = w_i: the dual is linear along the segment
+
+
+@njit
+def take_step(
+    i, gamma, m, loss, keys, positions, block, direction, coef, coef_sum, Ci, block_loss, start,
+    length, capacity, pool_keys, pool_values, used, losses,
+):  # fmt: skip
+    """Step ``m`` (``gamma > 0``) on block ``i``: ``gamma * direction`` added to the
+    weights at ``positions`` (every one has a weight), times ``m(m-1)/2`` to their
+    averaging sums, to the block (keys ``keys``; its room checked) and its loss."""
+    lazy = 0.5 * m * (m - 1)
+    change = gamma * direction
+    for j in range(keys.shape[0]):
+        coef[positions[j]] += change[j]
+        coef_sum[positions[j]] += lazy * change[j]
+    store_block(start, length, capacity, pool_keys, pool_values, used, i, keys, block + change)
+    loss_change = Ci[i] * gamma * (loss - block_loss[i])
+    block_loss[i] += gamma * (loss - block_loss[i])
+    losses[0] += loss_change
+    losses[1] += lazy * loss_change
 
 
 @njit
@@ -204,18 +243,7 @@ def chain_epoch(
             direction = corner - block
             positions = np.empty(keys.shape[0], dtype=np.int64)
             missing = _positions(rows, keys, n_dense, n_labels, positions)
-            dot = 0.0
-            for j in range(keys.shape[0]):
-                if positions[j] >= 0:
-                    dot += coef[positions[j]] * direction[j]
-            gap = Ci[i] * (loss - block_loss[i]) - dot
-            curvature = 0.0
-            for j in range(keys.shape[0]):
-                curvature += direction[j] * direction[j]
-            if curvature > 0.0:
-                gamma = min(max(gap / curvature, 0.0), 1.0)
-            else:
-                gamma = 1.0 if gap > 0.0 else 0.0
+            gamma = line_search(Ci[i] * (loss - block_loss[i]), coef, positions, direction)
             m = n_seen + 1
             if gamma > 0.0:
                 if not has_room(capacity, used, pool_keys.shape[0], i, keys.shape[0]):
@@ -229,17 +257,112 @@ def chain_epoch(
                                           emission, emission_sum):  # fmt: skip
                                 return n_seen, step, 1, decoded, keys.shape[0]
                     _positions(rows, keys, n_dense, n_labels, positions)
-                lazy = 0.5 * m * (m - 1)
-                change = gamma * direction
-                for j in range(keys.shape[0]):
-                    coef[positions[j]] += change[j]
-                    coef_sum[positions[j]] += lazy * change[j]
-                store_block(start, length, capacity, pool_keys, pool_values, used, i, keys,
-                            block + change)  # fmt: skip
-                loss_change = Ci[i] * gamma * (loss - block_loss[i])
-                block_loss[i] += gamma * (loss - block_loss[i])
-                losses[0] += loss_change
-                losses[1] += lazy * loss_change
+                take_step(i, gamma, m, loss, keys, positions, block, direction, coef, coef_sum,
+                          Ci, block_loss, start, length, capacity, pool_keys, pool_values, used,
+                          losses)  # fmt: skip
+            gammas[step] = gamma
+            n_seen = m
+        position = lo + batch.shape[0]
+    return n_seen, visit.shape[0], 0, decoded, 0
+
+
+@njit
+def tree_oracle(attrs, start, n, coef, n_features, gold, projective, single_root, arc, buffer):
+    """The loss-augmented argmax of a first-order unlabelled tree (a head vector, slot 0
+    the root's): arc scores plus the Hamming loss (every arc +1, each word's ``gold``
+    one -1 again, as ``ArcFactoredTree.augment`` adds it), the single-root penalty when
+    asked, then Eisner (``projective``) or Chu-Liu-Edmonds. ``arc``, ``buffer``: work
+    arrays of at least ``n + 1`` rows (``tree.scratch``'s)."""
+    view = arc[: n + 1, : n + 1]
+    arc_scores(attrs, start, n, coef, n_features, view, buffer)
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            view[h, d] += 1.0
+    for d in range(1, n + 1):
+        view[gold[d - 1], d] -= 1.0
+    if single_root:
+        single_root_penalty(view, n)
+    if projective:
+        return eisner(view, n)
+    return chu_liu_edmonds(view)
+
+
+@njit_parallel
+def tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features, projective,
+                 single_root, pred, schedule, part_start):  # fmt: skip
+    """:func:`tree_oracle` of every sentence of ``batch`` against the same weights, in
+    parallel (a thread a part of ``balance.sentence_parts``): the heads of sentence
+    ``batch[b]``'s words go to ``pred[token_start[b]:]``."""
+    longest = longest_sentence(offsets)
+    for part in prange(part_start.shape[0] - 1):
+        arc, _, _, buffer, _, _ = scratch(longest, 1)
+        for at in range(part_start[part], part_start[part + 1]):
+            b = schedule[at]
+            first = offsets[batch[b]]
+            n = offsets[batch[b] + 1] - first
+            best = tree_oracle(attrs, first, n, coef, n_features, heads[first : first + n],
+                               projective, single_root, arc, buffer)  # fmt: skip
+            for d in range(1, n + 1):
+                pred[token_start[b] + d - 1] = best[d]
+
+
+@njit
+def tree_epoch(
+    attrs, offsets, heads, visit, position, batch_size, threads, decoded, pred, token_start,
+    coef, coef_sum, n_features, projective, single_root, n_seen, Ci, block_loss, start, length,
+    capacity, pool_keys, pool_values, used, losses, gammas,
+):  # fmt: skip
+    """:func:`chain_epoch` for first-order unlabelled trees (Eisner or Chu-Liu-Edmonds
+    oracles, :func:`tree_oracle`): the same minibatches, steps, arguments and returns
+    (``heads``: every word's gold head; ``full`` is 2 or 0, the hashed weights never
+    fill up)."""
+    longest = longest_sentence(offsets)
+    arc, _, _, buffer, _, _ = scratch(longest, 1)
+    gold_heads = np.full(longest + 1, -1, dtype=np.int64)
+    pred_heads = np.full(longest + 1, -1, dtype=np.int64)
+    no_labels = np.zeros(longest + 1, dtype=np.int64)
+    while position < visit.shape[0]:
+        lo = position - position % batch_size
+        batch = visit[lo : min(lo + batch_size, visit.shape[0])]
+        if decoded != lo:
+            batch_token_starts(offsets, batch, token_start)
+            if threads > 1 and batch.shape[0] > 1:
+                schedule, part_start = sentence_parts(offsets, batch, threads, 3)
+                tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features,
+                             projective, single_root, pred, schedule, part_start)  # fmt: skip
+            else:  # in turn, no thread pool to wake (a batch of one: Algorithm 3)
+                for b in range(batch.shape[0]):
+                    first, n = offsets[batch[b]], offsets[batch[b] + 1] - offsets[batch[b]]
+                    best = tree_oracle(attrs, first, n, coef, n_features,
+                                       heads[first : first + n], projective, single_root, arc,
+                                       buffer)  # fmt: skip
+                    for d in range(1, n + 1):
+                        pred[token_start[b] + d - 1] = best[d]
+            decoded = lo
+        for step in range(position, lo + batch.shape[0]):
+            i = visit[step]
+            first, n = offsets[i], offsets[i + 1] - offsets[i]
+            at = token_start[step - lo]
+            loss = 0.0
+            for d in range(1, n + 1):
+                gold_heads[d], pred_heads[d] = heads[first + d - 1], pred[at + d - 1]
+                if pred_heads[d] != gold_heads[d]:
+                    loss += 1.0
+            corner_keys, psi = tree_delta(attrs, first, n, gold_heads, no_labels, pred_heads,
+                                          no_labels, n_features, 1, 0)  # fmt: skip
+            s = start[i]
+            keys, block, corner = aligned(pool_keys[s : s + length[i]],
+                                          pool_values[s : s + length[i]], corner_keys,
+                                          Ci[i] * psi)  # fmt: skip
+            direction = corner - block
+            gamma = line_search(Ci[i] * (loss - block_loss[i]), coef, keys, direction)
+            m = n_seen + 1
+            if gamma > 0.0:
+                if not has_room(capacity, used, pool_keys.shape[0], i, keys.shape[0]):
+                    return n_seen, step, 2, decoded, keys.shape[0]
+                take_step(i, gamma, m, loss, keys, keys, block, direction, coef, coef_sum, Ci,
+                          block_loss, start, length, capacity, pool_keys, pool_values, used,
+                          losses)  # fmt: skip
             gammas[step] = gamma
             n_seen = m
         position = lo + batch.shape[0]

@@ -37,7 +37,7 @@ import numpy as np
 
 from .._kernels import bcfw as _bcfw
 from .._kernels import eg_hinge as _eg_hinge
-from ..decoders import Viterbi
+from ..decoders import ChuLiuEdmonds, Eisner, Viterbi
 from ..structures import ArcFactoredTree, LinearChain
 from ._fused import Minibatch
 from ._weights import AveragedWeights
@@ -178,49 +178,68 @@ class FrankWolfeBlocks:
         consecutive examples: their oracles all search against the weights the batch
         starts from, on up to ``minibatch.threads`` threads, and their steps are taken
         in turn; size 1 is Algorithm 3). Returns the epoch's counts. Chains searched
-        by exact Viterbi run :func:`~skstruct._kernels.bcfw.chain_epoch` (the same
-        steps in one kernel), other structures :meth:`take_step` per example."""
+        by exact Viterbi and first-order unlabelled trees run a kernel
+        (:func:`~skstruct._kernels.bcfw.chain_epoch`, ``tree_epoch``: the same steps),
+        other structures :meth:`take_step` per example."""
         order = np.asarray(order, dtype=np.int64)
-        if self._fused():
-            gammas = self._chain_epoch(order, minibatch)
+        fused = self._fused()
+        if fused is not None:
+            gammas = self._kernel_epoch(fused, order, minibatch)
         else:
-            gammas = np.empty(order.size)
-            coef = self.weights.coef
-
-            def oracle(i):
-                return self.oracle(i, coef)[:2]
-
-            with ThreadPoolExecutor(minibatch.threads) as pool:
-                done = 0
-                for batch in minibatch.batches(order):
-                    coef = self.weights.coef  # the layout may have grown
-                    parallel = minibatch.parallel(batch)
-                    found = list(pool.map(oracle, batch) if parallel else map(oracle, batch))
-                    for i, (gold, best) in zip(batch, found):
-                        gammas[done] = self.take_step(i, gold, best)[0]
-                        done += 1
+            gammas = self._python_epoch(order, minibatch)
         return {"mean_step": float(gammas.mean()) if gammas.size else None,
                 "null_steps": int(np.count_nonzero(gammas == 0.0))}  # fmt: skip
 
-    def _fused(self):
-        structure = self.weights.structure
-        return type(structure) is LinearChain and type(self.decoder) is Viterbi
+    def _python_epoch(self, order, minibatch):
+        gammas, done = np.empty(order.size), 0
+        coef = self.weights.coef
 
-    def _chain_epoch(self, order, minibatch):
+        def oracle(i):
+            return self.oracle(i, coef)[:2]
+
+        with ThreadPoolExecutor(minibatch.threads) as pool:
+            for batch in minibatch.batches(order):
+                coef = self.weights.coef  # the layout may have grown
+                parallel = minibatch.parallel(batch)
+                found = list(pool.map(oracle, batch) if parallel else map(oracle, batch))
+                for i, (gold, best) in zip(batch, found):
+                    gammas[done] = self.take_step(i, gold, best)[0]
+                    done += 1
+        return gammas
+
+    def _fused(self):
+        """The kernel epoch for this structure and decoder: "chain", "tree" or None."""
+        structure, decoder = self.weights.structure, self.decoder
+        if type(structure) is LinearChain and type(decoder) is Viterbi:
+            return "chain"
+        tree = type(structure) is ArcFactoredTree and type(decoder) in (Eisner, ChuLiuEdmonds)
+        if tree and structure.order == 1 and not structure.n_labels:
+            return "tree"
+        return None
+
+    def _kernel_epoch(self, kind, order, minibatch):
         state, structure, encoded = self.weights, self.weights.structure, self.encoded
         size = minibatch.size
-        pred = np.empty(size * max(int(np.diff(encoded.offsets).max(initial=1)), 1), np.int32)
+        longest = max(int(np.diff(encoded.offsets).max(initial=1)), 1)
+        pred = np.empty(size * longest, np.int32 if kind == "chain" else np.int64)
         token_start = np.empty(size + 1, dtype=np.int64)
         gammas, position, decoded = np.empty(order.size), 0, -1
         losses = np.array([self.loss, self.loss_sum])
         while position < order.size:
-            state.n_seen, position, full, decoded, needed = _bcfw.chain_epoch(
-                encoded.indptr, encoded.indices, encoded.data, encoded.offsets, self.gold,
-                order, position, size, minibatch.threads, decoded, pred, token_start,
-                structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-                structure.order, state.n_seen, self.Ci, self.block_loss, *self.blocks.arrays,
-                losses, gammas,
-            )  # fmt: skip
+            batching = (order, position, size, minibatch.threads, decoded, pred, token_start)
+            blocks = (self.Ci, self.block_loss, *self.blocks.arrays, losses, gammas)
+            if kind == "chain":
+                state.n_seen, position, full, decoded, needed = _bcfw.chain_epoch(
+                    encoded.indptr, encoded.indices, encoded.data, encoded.offsets, self.gold,
+                    *batching, structure.rows.arrays, state.coef, state.coef_sum,
+                    structure.n_labels, structure.order, state.n_seen, *blocks,
+                )  # fmt: skip
+            else:
+                state.n_seen, position, full, decoded, needed = _bcfw.tree_epoch(
+                    encoded.attrs, encoded.offsets, self.gold, *batching, state.coef,
+                    state.coef_sum, structure.n_features, self.decoder.projective,
+                    structure.single_root, state.n_seen, *blocks,
+                )  # fmt: skip
             if full == 1:  # the emission pool: grow it, go on from that example
                 structure.grow(state)
             elif full == 2:  # the block pool: room for the block that did not fit
