@@ -446,7 +446,8 @@ _TREE_DATA = _tree_data(n=100, seed=1)
 
 def test_chain_estimator_learns_and_records_the_objectives():
     X, y = _CHAIN
-    model = StructuredSVM(features=TokenFeatures(), max_iter=20, tol=0.0, random_state=0)
+    model = StructuredSVM(features=TokenFeatures(), max_iter=20, tol=0.0, gap_every=1,
+                          random_state=0)  # fmt: skip
     model.fit(X[:90], y[:90], X_dev=X[90:], y_dev=y[90:])
     history = model.history_
     assert len(history) == model.n_iter_ == 20
@@ -470,7 +471,8 @@ def test_chain_estimator_learns_and_records_the_objectives():
 
 def test_tol_stops_at_a_small_gap_and_none_runs_every_pass():
     X, y = _CHAIN
-    loose = StructuredSVM(features=TokenFeatures(), tol=0.2, random_state=0).fit(X, y)
+    loose = StructuredSVM(features=TokenFeatures(), tol=0.2, gap_every=1, random_state=0)
+    loose.fit(X, y)
     assert loose.n_iter_ < 30
     assert loose.history_[-1]["gap"] <= 0.2 * loose.history_[-1]["primal"]
     assert all(r["gap"] > 0.2 * r["primal"] for r in loose.history_[:-1])
@@ -478,6 +480,22 @@ def test_tol_stops_at_a_small_gap_and_none_runs_every_pass():
     history = every.fit(X, y).history_
     assert len(history) == 4 and all(r["gap"] is None for r in history[:-1])
     assert history[-1]["gap"] is not None  # the model's gap, once
+
+
+def test_the_gap_is_computed_every_gap_every_passes_and_after_the_last():
+    X, y = _CHAIN
+    params = {"features": TokenFeatures(), "max_iter": 7, "tol": 0.0, "random_state": 0}
+    sparse = StructuredSVM(gap_every=3, **params).fit(X, y)
+    every = StructuredSVM(gap_every=1, **params).fit(X, y)
+    assert [r["gap"] is not None for r in sparse.history_] == [False, False, True] * 2 + [True]
+    for r, s in zip(every.history_, sparse.history_):  # the same passes: only gaps added
+        assert r["mean_step"] == s["mean_step"]
+        assert s["gap"] is None or s["gap"] == r["gap"]
+    np.testing.assert_array_equal(sparse.coef_, every.coef_)
+    # tol is checked where a gap is: the first multiple of gap_every past the threshold
+    first = next(r["epoch"] for r in every.history_ if r["gap"] <= 0.3 * r["primal"])
+    stopped = StructuredSVM(features=TokenFeatures(), tol=0.3, gap_every=2, random_state=0)
+    assert stopped.fit(X, y).n_iter_ == first + first % 2
 
 
 def test_last_iterate_and_average_differ_and_both_learn():
@@ -495,7 +513,8 @@ def test_last_iterate_and_average_differ_and_both_learn():
 )
 def test_every_chain_decoder_is_an_oracle(decoder):
     X, y = _CHAIN
-    model = StructuredSVM(decoder, features=TokenFeatures(), max_iter=5, random_state=0)
+    model = StructuredSVM(decoder, features=TokenFeatures(), max_iter=5, gap_every=1,
+                          random_state=0)  # fmt: skip
     assert model.fit(X[:90], y[:90]).score(X[90:], y[90:]) > 0.8
     for record in model.history_:
         assert record["gap"] is not None
@@ -507,7 +526,7 @@ def test_every_chain_decoder_is_an_oracle(decoder):
 )
 def test_parsers_learn_the_toy_grammar(decoder):
     X, y = _TREE_DATA
-    model = StructuredSVM(decoder=decoder, C=1.0, max_iter=5, random_state=0)
+    model = StructuredSVM(decoder=decoder, C=1.0, max_iter=5, gap_every=1, random_state=0)
     assert model.fit(X[:60], y[:60]).score(X[60:], y[60:]) > 0.9
     history = model.history_
     assert all(r["primal"] >= r["dual"] - 1e-9 for r in history)

@@ -1,8 +1,8 @@
 """The EG learner's hinge pass: ``max_y (L(y_i, y) + w . phi(y)) - w . phi(y_i)`` of
 every sentence, by loss-augmented Viterbi, Eisner or Chu-Liu-Edmonds.
 
-One thread a sentence, each writing only its own ``out[i]``: the result does not depend
-on the thread count. The sums are numpy's pairwise sums written out
+Each sentence writes only its own ``out[i]``: the result does not depend on the thread
+count. The sums are numpy's pairwise sums written out
 (:func:`pairwise_sum`), so that every hinge is bit for bit what the learner's former
 Python loop (fancy indexing and ``ndarray.sum``) computed, and so are the primal
 objectives and the ``tol`` stops read off them.
@@ -12,6 +12,7 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel
+from .balance import sentence_parts
 from .chain import _decode_into, longest_sentence, split_coef, unary_scores
 from .tree import arc_scores, chu_liu_edmonds, eisner, scratch, single_root_penalty
 
@@ -28,13 +29,23 @@ def _block_sum(values, lo, n):
         for i in range(lo, lo + n):
             total += values[i]
         return total
-    r = values[lo : lo + 8].copy()
+    # eight scalars, not an array: an allocation here, on every thread, serialised
+    # the parallel hinge passes on the allocator
+    r0, r1, r2, r3 = values[lo], values[lo + 1], values[lo + 2], values[lo + 3]
+    r4, r5, r6, r7 = values[lo + 4], values[lo + 5], values[lo + 6], values[lo + 7]
     i = 8
     while i < n - n % 8:
-        for j in range(8):
-            r[j] += values[lo + i + j]
+        at = lo + i
+        r0 += values[at]
+        r1 += values[at + 1]
+        r2 += values[at + 2]
+        r3 += values[at + 3]
+        r4 += values[at + 4]
+        r5 += values[at + 5]
+        r6 += values[at + 6]
+        r7 += values[at + 7]
         i += 8
-    total = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]))
+    total = ((r0 + r1) + (r2 + r3)) + ((r4 + r5) + (r6 + r7))
     while i < n:
         total += values[lo + i]
         i += 1
@@ -99,29 +110,40 @@ def _chain_path_score(unary, path, n, transition, start, stop, work):
     return score + pairwise_sum(work, 0, n - 1)
 
 
+@njit
+def _parts(offsets, n_parts, power):
+    """Every sentence in one of ``n_parts`` parts of near-equal cost
+    (``balance.sentence_parts``), a thread a part: each part reuses its own buffers,
+    where one allocation per sentence on every thread contended for the allocator."""
+    return sentence_parts(offsets, np.arange(offsets.shape[0] - 1), n_parts, power)
+
+
 @njit_parallel
-def chain_hinges(indptr, indices, data, offsets, rows, coef, n_labels, gold, out):
+def chain_hinges(indptr, indices, data, offsets, rows, coef, n_labels, gold, out, n_parts):
     """``out[i]``: the hinge loss of sentence ``i`` of a first-order chain under
-    ``coef`` (Hamming loss; ``gold`` the labels of all tokens)."""
+    ``coef`` (Hamming loss; ``gold`` the labels of all tokens), on ``n_parts`` threads."""
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, 1)
-    longest = longest_sentence(offsets)
-    for i in prange(offsets.shape[0] - 1):
-        lo, hi = offsets[i], offsets[i + 1]
-        n = hi - lo
-        unary = np.empty((n, n_labels))
-        backptr = np.empty((n, n_labels), dtype=np.int32)
+    longest = max(longest_sentence(offsets), 1)
+    schedule, part_start = _parts(offsets, n_parts, 1)
+    for part in prange(part_start.shape[0] - 1):
+        unary = np.empty((longest, n_labels))
+        backptr = np.empty((longest, n_labels), dtype=np.int32)
         backptr2 = np.empty((0, n_labels, n_labels), dtype=np.int32)
-        path = np.empty(n, dtype=np.int32)
-        work = np.empty(max(longest, 1))
-        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
-        gold_path = gold[lo:hi]
-        gold_score = _chain_path_score(unary, gold_path, n, transition, start, stop, work)
-        for t in range(n):
-            for k in range(n_labels):
-                unary[t, k] += 1.0  # loss-augmented: every wrong label earns 1 ...
-            unary[t, gold_path[t]] -= 1.0  # ... (as the learner rounds it)
-        _decode_into(unary, n, transition, start, stop, trigram, 1, backptr, backptr2, path)
-        out[i] = _chain_path_score(unary, path, n, transition, start, stop, work) - gold_score
+        path = np.empty(longest, dtype=np.int32)
+        work = np.empty(longest)
+        for at in range(part_start[part], part_start[part + 1]):
+            i = schedule[at]
+            lo, hi = offsets[i], offsets[i + 1]
+            n = hi - lo
+            unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
+            gold_path = gold[lo:hi]
+            gold_score = _chain_path_score(unary, gold_path, n, transition, start, stop, work)
+            for t in range(n):
+                for k in range(n_labels):
+                    unary[t, k] += 1.0  # loss-augmented: every wrong label earns 1 ...
+                unary[t, gold_path[t]] -= 1.0  # ... (as the learner rounds it)
+            _decode_into(unary, n, transition, start, stop, trigram, 1, backptr, backptr2, path)
+            out[i] = _chain_path_score(unary, path, n, transition, start, stop, work) - gold_score
 
 
 @njit
@@ -133,25 +155,35 @@ def _arc_sum(scores, heads, n, work):
 
 
 @njit_parallel
-def tree_hinges(attrs, offsets, coef, n_features, gold, projective, single_root, out):
+def tree_hinges(attrs, offsets, coef, n_features, gold, projective, single_root, out, n_parts):
     """``out[i]``: the hinge loss of sentence ``i`` of a first-order unlabelled tree
-    under ``coef`` (per-word Hamming loss; ``gold`` the heads of all words)."""
-    longest = longest_sentence(offsets)
-    for i in prange(offsets.shape[0] - 1):
-        start = offsets[i]
-        n = offsets[i + 1] - start
-        N = n + 1
+    under ``coef`` (per-word Hamming loss; ``gold`` the heads of all words), on
+    ``n_parts`` threads."""
+    longest = max(longest_sentence(offsets), 1)
+    schedule, part_start = _parts(offsets, n_parts, 3)
+    for part in prange(part_start.shape[0] - 1):
         buffer = scratch(longest, 1)[3]
-        work = np.empty(max(longest, 1))
-        scores = np.empty((N, N))
-        arc_scores(attrs, start, n, coef, n_features, scores, buffer)
-        gold_heads = gold[start : start + n]
-        gold_score = _arc_sum(scores, gold_heads, n, work)
-        augmented = scores + 1.0  # every wrong head earns 1, the gold one 0 (+ 0.0 as
-        for d in range(1, N):  # the learner added it: -0.0 turns into 0.0)
-            augmented[gold_heads[d - 1], d] = scores[gold_heads[d - 1], d] + 0.0
-        search = augmented.copy()
-        if single_root:
-            single_root_penalty(search, n)
-        heads = eisner(search, n) if projective else chu_liu_edmonds(search)
-        out[i] = _arc_sum(augmented, heads[1:], n, work) - gold_score
+        work = np.empty(longest)
+        scores_rows = np.empty((longest + 1, longest + 1))
+        augmented_rows = np.empty((longest + 1, longest + 1))
+        search_rows = np.empty((longest + 1, longest + 1))
+        for at in range(part_start[part], part_start[part + 1]):
+            i = schedule[at]
+            start = offsets[i]
+            n = offsets[i + 1] - start
+            N = n + 1
+            scores = scores_rows[:N, :N]
+            arc_scores(attrs, start, n, coef, n_features, scores, buffer)
+            gold_heads = gold[start : start + n]
+            gold_score = _arc_sum(scores, gold_heads, n, work)
+            augmented, search = augmented_rows[:N, :N], search_rows[:N, :N]
+            for h in range(N):
+                for d in range(N):
+                    augmented[h, d] = scores[h, d] + 1.0  # every wrong head earns 1, the
+            for d in range(1, N):  # gold one 0 (+ 0.0 as the learner added it: -0.0 -> 0.0)
+                augmented[gold_heads[d - 1], d] = scores[gold_heads[d - 1], d] + 0.0
+            search[:, :] = augmented
+            if single_root:
+                single_root_penalty(search, n)
+            heads = eisner(search, n) if projective else chu_liu_edmonds(search)
+            out[i] = _arc_sum(augmented, heads[1:], n, work) - gold_score

@@ -15,6 +15,7 @@ potential per possible arc.
 
 from typing import NamedTuple
 
+import numba
 import numpy as np
 
 from .._kernels import eg as _eg
@@ -191,7 +192,7 @@ class ChainDual:
         _eg_hinge.chain_hinges(
             self.encoded.indptr, self.encoded.indices, self.encoded.data,
             self.encoded.offsets, self.structure.rows.arrays, coef, self.structure.n_labels,
-            self.gold, out,
+            self.gold, out, numba.get_num_threads(),
         )  # fmt: skip
         return out
 
@@ -348,6 +349,7 @@ class TreeDual:
         _eg_hinge.tree_hinges(
             self.attrs, self.encoded.offsets, coef, self.structure.n_features, self.gold,
             self.decoder.projective, self.structure.single_root, out,
+            numba.get_num_threads(),
         )  # fmt: skip
         return out
 
