@@ -133,6 +133,17 @@ def _blocks_of(model, X, y, C=1.0):
                             np.full(encoded.n_sentences, C))  # fmt: skip
 
 
+def _kernel_and_python_blocks(model, X, y, pool, kernel):
+    """Two fresh solvers of one problem whose block pools start at ``pool`` entries: the
+    first runs ``kernel``'s epochs, the second the Python steps."""
+    fused, generic = _blocks_of(clone(model), X, y), _blocks_of(clone(model), X, y)
+    assert fused._fused() == kernel
+    generic._fused = lambda: None
+    for blocks in (fused, generic):
+        blocks.blocks = BlockPool(len(X), size=pool)
+    return fused, generic
+
+
 @pytest.mark.parametrize("order", [0, 1, 2])
 @pytest.mark.parametrize("pool", [1, 1024])
 @pytest.mark.parametrize("batch_size", [1, 7])
@@ -142,11 +153,7 @@ def test_fused_chain_epochs_equal_the_generic_steps(order, pool, batch_size):
     every kind of growth, also in the middle of a batch)."""
     X, y = make_chain_data(60, n_labels=4, n_words=15, random_state=order)
     model = StructuredSVM(Viterbi(order=order), features=TokenFeatures())
-    fused, generic = _blocks_of(clone(model), X, y), _blocks_of(clone(model), X, y)
-    assert fused._fused() == "chain"
-    generic._fused = lambda: None
-    for blocks in (fused, generic):
-        blocks.blocks = BlockPool(len(X), size=pool)
+    fused, generic = _kernel_and_python_blocks(model, X, y, pool, "chain")
     rng = np.random.default_rng(order)
     for _ in range(3):
         visit = rng.permutation(len(X))
@@ -181,12 +188,7 @@ def test_fused_tree_epochs_equal_the_generic_steps(decoder, pool, batch_size):
     decoder under ``ArcFactoredTree.augment``'s scores, ``delta``, ``take_step``), the
     block pool growing midway (also in the middle of a batch)."""
     X, y = _tree_data(n=50, seed=3)
-    model = StructuredSVM(decoder)
-    fused, generic = _blocks_of(clone(model), X, y), _blocks_of(clone(model), X, y)
-    assert fused._fused() == "tree"
-    generic._fused = lambda: None
-    for blocks in (fused, generic):
-        blocks.blocks = BlockPool(len(X), size=pool)
+    fused, generic = _kernel_and_python_blocks(StructuredSVM(decoder), X, y, pool, "tree")
     rng = np.random.default_rng(batch_size)
     for _ in range(3):
         visit = rng.permutation(len(X))

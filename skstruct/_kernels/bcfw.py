@@ -174,6 +174,19 @@ def chain_oracles(
 
 
 @njit
+def batch_of(visit, position, batch_size, offsets, decoded, token_start):
+    """``(lo, batch, fresh)``: the minibatch ``visit[position]`` belongs to (positions
+    ``lo ..``) and whether its oracles are still to run (``decoded`` is another batch's
+    start); a fresh batch's token starts are written to ``token_start``."""
+    lo = position - position % batch_size
+    batch = visit[lo : min(lo + batch_size, visit.shape[0])]
+    fresh = decoded != lo
+    if fresh:
+        batch_token_starts(offsets, batch, token_start)
+    return lo, batch, fresh
+
+
+@njit
 def chain_epoch(
     indptr, indices, data, offsets, labels, visit, position, batch_size, threads, decoded,
     pred, token_start, rows, coef, coef_sum, n_labels, order, n_seen, Ci, block_loss, start,
@@ -207,10 +220,8 @@ def chain_epoch(
     backptr2 = epoch_scratch(offsets, n_labels, order)[2]  # for the oracles in turn
     ones = np.ones(unary_rows.shape[1])
     while position < visit.shape[0]:
-        lo = position - position % batch_size
-        batch = visit[lo : min(lo + batch_size, visit.shape[0])]
-        if decoded != lo:
-            batch_token_starts(offsets, batch, token_start)
+        lo, batch, fresh = batch_of(visit, position, batch_size, offsets, decoded, token_start)
+        if fresh:
             if threads > 1 and batch.shape[0] > 1:
                 schedule, part_start = sentence_parts(offsets, batch, threads, 1)
                 chain_oracles(indptr, indices, data, offsets, labels, batch, token_start, rows,
@@ -322,10 +333,8 @@ def tree_epoch(
     pred_heads = np.full(longest + 1, -1, dtype=np.int64)
     no_labels = np.zeros(longest + 1, dtype=np.int64)
     while position < visit.shape[0]:
-        lo = position - position % batch_size
-        batch = visit[lo : min(lo + batch_size, visit.shape[0])]
-        if decoded != lo:
-            batch_token_starts(offsets, batch, token_start)
+        lo, batch, fresh = batch_of(visit, position, batch_size, offsets, decoded, token_start)
+        if fresh:
             if threads > 1 and batch.shape[0] > 1:
                 schedule, part_start = sentence_parts(offsets, batch, threads, 3)
                 tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features,

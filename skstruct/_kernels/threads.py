@@ -27,3 +27,9 @@ def numba_threads(n_threads):
 def available_threads():
     """Threads numba's pool has (``NUMBA_NUM_THREADS``: every core unless set)."""
     return numba.config.NUMBA_NUM_THREADS
+
+
+def current_threads():
+    """Threads the kernels called now run on (the calling thread's numba setting, as
+    :func:`numba_threads` left it): the parts a parallel kernel splits its work into."""
+    return numba.get_num_threads()

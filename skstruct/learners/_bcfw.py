@@ -33,11 +33,11 @@ well (``alpha_bar``, of which ``w_bar`` is the weights) and has a duality gap.
 
 from concurrent.futures import ThreadPoolExecutor
 
-import numba
 import numpy as np
 
 from .._kernels import bcfw as _bcfw
 from .._kernels import eg_hinge as _eg_hinge
+from .._kernels.threads import current_threads
 from ..decoders import ChuLiuEdmonds, Eisner, Viterbi
 from ..structures import ArcFactoredTree, LinearChain
 from ._fused import Minibatch
@@ -300,12 +300,12 @@ class FrankWolfeBlocks:
             _eg_hinge.chain_hinges(
                 encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
                 structure.rows.arrays, coef, structure.n_labels, self.gold, out,
-                numba.get_num_threads(),
+                current_threads(),
             )  # fmt: skip
         elif tree and structure.order == 1 and not structure.n_labels:
             _eg_hinge.tree_hinges(
                 encoded.attrs, encoded.offsets, coef, structure.n_features, self.gold,
-                self.decoder.projective, structure.single_root, out, numba.get_num_threads(),
+                self.decoder.projective, structure.single_root, out, current_threads(),
             )  # fmt: skip
         else:
             return None

@@ -15,13 +15,13 @@ potential per possible arc.
 
 from typing import NamedTuple
 
-import numba
 import numpy as np
 
 from .._kernels import eg as _eg
 from .._kernels import eg_hinge as _eg_hinge
 from .._kernels import tree as _tree
 from .._kernels.chain_marginals import forward_backward
+from .._kernels.threads import current_threads
 from .._kernels.tree_marginals import inside_outside, matrix_tree
 
 #: Most arc feature ids (about 130 MB) a tree dual keeps hashed for one EG step.
@@ -192,7 +192,7 @@ class ChainDual:
         _eg_hinge.chain_hinges(
             self.encoded.indptr, self.encoded.indices, self.encoded.data,
             self.encoded.offsets, self.structure.rows.arrays, coef, self.structure.n_labels,
-            self.gold, out, numba.get_num_threads(),
+            self.gold, out, current_threads(),
         )  # fmt: skip
         return out
 
@@ -349,7 +349,7 @@ class TreeDual:
         _eg_hinge.tree_hinges(
             self.attrs, self.encoded.offsets, coef, self.structure.n_features, self.gold,
             self.decoder.projective, self.structure.single_root, out,
-            numba.get_num_threads(),
+            current_threads(),
         )  # fmt: skip
         return out
 
