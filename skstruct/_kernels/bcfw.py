@@ -135,18 +135,25 @@ def take_step(
 
 
 @njit
+def add_hamming_loss(unary, n, gold):
+    """Add the Hamming loss to the unary scores of ``n`` tokens: every label +1, the
+    ``gold`` one -1 again (as ``LinearChain.augment`` adds it, so that the rounding is
+    the learner's)."""
+    for t in range(n):
+        for k in range(unary.shape[1]):
+            unary[t, k] += 1.0
+        unary[t, gold[t]] -= 1.0
+
+
+@njit
 def augmented_path(indptr, indices, data, lo, n, gold, rows, emission, transition, first, last,
                    trigram, order, unary, backptr, backptr2, path):  # fmt: skip
     """The loss-augmented argmax of the ``n`` tokens from ``lo`` into ``path``: Viterbi
     under emission scores with the Hamming loss added (every label +1, the ``gold`` one
     -1 again, as ``LinearChain.augment`` adds it). ``unary``, ``backptr`` and (order
     2) ``backptr2``: buffers of at least ``n`` rows (``chain.epoch_scratch``'s)."""
-    n_labels = unary.shape[1]
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
-    for t in range(n):
-        for k in range(n_labels):
-            unary[t, k] += 1.0
-        unary[t, gold[t]] -= 1.0
+    add_hamming_loss(unary, n, gold)
     _decode_into(unary, n, transition, first, last, trigram, order, backptr, backptr2, path)
 
 
@@ -278,12 +285,13 @@ def chain_epoch(
 
 
 @njit
-def tree_oracle(attrs, start, n, coef, n_features, gold, projective, single_root, arc, buffer):
-    """The loss-augmented argmax of a first-order unlabelled tree (a head vector, slot 0
-    the root's): arc scores plus the Hamming loss (every arc +1, each word's ``gold``
-    one -1 again, as ``ArcFactoredTree.augment`` adds it), the single-root penalty when
-    asked, then Eisner (``projective``) or Chu-Liu-Edmonds. ``arc``, ``buffer``: work
-    arrays of at least ``n + 1`` rows (``tree.scratch``'s)."""
+def tree_oracle(attrs, start, n, coef, n_features, gold, projective, single_root, arc, buffer,
+                out):  # fmt: skip
+    """The loss-augmented argmax of a first-order unlabelled tree, its words' heads into
+    ``out``: arc scores plus the Hamming loss (every arc +1, each word's ``gold`` one -1
+    again, as ``ArcFactoredTree.augment`` adds it), the single-root penalty when asked,
+    then Eisner (``projective``) or Chu-Liu-Edmonds. ``arc``, ``buffer``: work arrays
+    of at least ``n + 1`` rows (``tree.scratch``'s)."""
     view = arc[: n + 1, : n + 1]
     arc_scores(attrs, start, n, coef, n_features, view, buffer)
     for h in range(n + 1):
@@ -293,9 +301,8 @@ def tree_oracle(attrs, start, n, coef, n_features, gold, projective, single_root
         view[gold[d - 1], d] -= 1.0
     if single_root:
         single_root_penalty(view, n)
-    if projective:
-        return eisner(view, n)
-    return chu_liu_edmonds(view)
+    heads = eisner(view, n) if projective else chu_liu_edmonds(view)
+    out[:n] = heads[1 : n + 1]
 
 
 @njit_parallel
@@ -311,10 +318,8 @@ def tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features, pr
             b = schedule[at]
             first = offsets[batch[b]]
             n = offsets[batch[b] + 1] - first
-            best = tree_oracle(attrs, first, n, coef, n_features, heads[first : first + n],
-                               projective, single_root, arc, buffer)  # fmt: skip
-            for d in range(1, n + 1):
-                pred[token_start[b] + d - 1] = best[d]
+            tree_oracle(attrs, first, n, coef, n_features, heads[first : first + n], projective,
+                        single_root, arc, buffer, pred[token_start[b] :])  # fmt: skip
 
 
 @njit
@@ -342,11 +347,9 @@ def tree_epoch(
             else:  # in turn, no thread pool to wake (a batch of one: Algorithm 3)
                 for b in range(batch.shape[0]):
                     first, n = offsets[batch[b]], offsets[batch[b] + 1] - offsets[batch[b]]
-                    best = tree_oracle(attrs, first, n, coef, n_features,
-                                       heads[first : first + n], projective, single_root, arc,
-                                       buffer)  # fmt: skip
-                    for d in range(1, n + 1):
-                        pred[token_start[b] + d - 1] = best[d]
+                    tree_oracle(attrs, first, n, coef, n_features, heads[first : first + n],
+                                projective, single_root, arc, buffer,
+                                pred[token_start[b] :])  # fmt: skip
             decoded = lo
         for step in range(position, lo + batch.shape[0]):
             i = visit[step]

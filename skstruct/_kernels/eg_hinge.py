@@ -13,6 +13,7 @@ from numba import prange
 
 from ._config import njit, njit_parallel
 from .balance import sentence_parts
+from .bcfw import add_hamming_loss
 from .chain import _decode_into, longest_sentence, split_coef, unary_scores
 from .tree import arc_scores, chu_liu_edmonds, eisner, scratch, single_root_penalty
 
@@ -138,10 +139,7 @@ def chain_hinges(indptr, indices, data, offsets, rows, coef, n_labels, gold, out
             unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
             gold_path = gold[lo:hi]
             gold_score = _chain_path_score(unary, gold_path, n, transition, start, stop, work)
-            for t in range(n):
-                for k in range(n_labels):
-                    unary[t, k] += 1.0  # loss-augmented: every wrong label earns 1 ...
-                unary[t, gold_path[t]] -= 1.0  # ... (as the learner rounds it)
+            add_hamming_loss(unary, n, gold_path)  # every wrong label earns 1
             _decode_into(unary, n, transition, start, stop, trigram, 1, backptr, backptr2, path)
             out[i] = _chain_path_score(unary, path, n, transition, start, stop, work) - gold_score
 

@@ -193,9 +193,8 @@ class FrankWolfeBlocks:
 
     def _python_epoch(self, order, minibatch):
         gammas, done = np.empty(order.size), 0
-        coef = self.weights.coef
 
-        def oracle(i):
+        def oracle(i):  # against the weights the batch starts from (``coef`` below)
             return self.oracle(i, coef)[:2]
 
         with ThreadPoolExecutor(minibatch.threads) as pool:

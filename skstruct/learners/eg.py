@@ -226,8 +226,8 @@ class ExponentiatedGradientSSVM(StructuredModel):
 
     def _fit_svm(self, X, y, X_dev, y_dev, sample_weight, train):
         """Check and encode the data, then ``train(encoded, gold, weights, dev, rng,
-        interrupt, threads)``, which sets ``coef_`` (a solver of the dual; the kernels
-        it calls run on ``threads`` threads)."""
+        interrupt)``, which sets ``coef_`` (a solver of the dual; the kernels it calls
+        run on ``n_jobs`` threads)."""
         decoder = self.check_decoder()
         X, y = check_sequences_and_labels(X, y)
         X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
@@ -243,15 +243,15 @@ class ExponentiatedGradientSSVM(StructuredModel):
                 dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
             with (
                 deferred_interrupt() as interrupt,
-                numba_threads(effective_n_jobs(self.n_jobs)) as threads,
+                numba_threads(effective_n_jobs(self.n_jobs)),
             ):
-                train(encoded, gold, weights, dev, rng, interrupt, threads)
+                train(encoded, gold, weights, dev, rng, interrupt)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
             self._discard_fit()
             raise
         return self
 
-    def _train_eg(self, encoded, gold, weights, dev, rng, interrupt, threads):
+    def _train_eg(self, encoded, gold, weights, dev, rng, interrupt):
         self._give_every_pair_a_weight()
         dual = self._dual(encoded, gold, weights)
         self.coef_ = self._train(dual, encoded.n_sentences, dev, rng, interrupt)

@@ -6,6 +6,7 @@ from numbers import Integral, Real
 
 import numpy as np
 
+from .._kernels.threads import current_threads
 from ..utils._sklearn_compat import Interval, StrOptions, fit_context
 from ..utils.interrupt import warn_interrupted
 from ._bcfw import FrankWolfeBlocks
@@ -74,8 +75,8 @@ class StructuredSVM(ExponentiatedGradientSSVM):
     gap_every : int, default=10
         BCFW: compute the duality gap, and check ``tol`` against it, after every
         ``gap_every``-th pass and after the last (the gap takes a pass of the oracle
-        over the data without the steps: half a pass's time on CoNLL-2000, three
-        quarters on the PTB sample). ``1`` records it after every pass, for
+        over the data without the steps: half a pass's time on CoNLL-2000, nearly a
+        whole pass on the PTB sample). ``1`` records it after every pass, for
         convergence curves. 10 is the default of the authors' code (its
         ``gap_check``); on CoNLL-2000 the default fit took 4.89 s with it, 7.40 s with a
         gap after every pass (``benchmarks/bench_ssvm.py``, one thread, 20 passes).
@@ -89,9 +90,9 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         against the weights the steps before it left (the steps stay ascent steps of
         the dual). ``1`` is the paper's Algorithm 3. The result depends on
         ``batch_size``, never on ``n_jobs``. Worth it where the oracle is most of a
-        step: on the PTB sample (first-order Eisner, two threads) ``batch_size=8``
-        took 30 passes in 36.9 s against 44.5 s, with the same gap (0.099 against
-        0.097 of the primal). On CoNLL-2000 a Viterbi oracle is half of a step and
+        step: on the PTB sample (first-order Eisner) ``batch_size=8`` on two threads
+        took 30 passes in 25.2 s against 33.7 s for ``1`` on one, with the same gap
+        (0.099 against 0.097 of the primal). On CoNLL-2000 a Viterbi oracle is half of a step and
         two threads gained nothing, while larger batches slow convergence (relative gap
         after 20 passes: 0.027 for 1, 0.030 for 8, 0.051 for 32, 0.197 for 128).
     random_state : int, RandomState instance or None, default=None
@@ -235,11 +236,11 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         train = self._train_eg if self.solver == "eg" else self._train_bcfw
         return self._fit_svm(X, y, X_dev, y_dev, sample_weight, train)
 
-    def _train_bcfw(self, encoded, gold, weights, dev, rng, interrupt, threads):
+    def _train_bcfw(self, encoded, gold, weights, dev, rng, interrupt):
         Ci = example_C(self.C, weights, encoded.n_sentences)
         blocks = FrankWolfeBlocks(self.structure_, self.decoder_, encoded, gold, Ci)
         n = encoded.n_sentences
-        minibatch = Minibatch.of(self.batch_size, n, threads)
+        minibatch = Minibatch(self.batch_size, current_threads())
         self.n_iter_ = 0
         progress = EpochProgress(self, self.max_iter)
         for _ in progress:
