@@ -43,7 +43,9 @@ _S33 = np.uint64(33)
 NO_DIST = 255
 
 
-@njit
+# Explicit signatures: called with literal template numbers, these would otherwise be
+# compiled once per distinct tuple of literals (120 times on a cold cache).
+@njit("uint64(int64, int64, int64, int64, int64)")
 def _hash_prefix(template, a, b, c, d):
     """FNV-1a state after a template number and four attribute ids."""
     h = _OFFSET
@@ -54,7 +56,7 @@ def _hash_prefix(template, a, b, c, d):
     return (h ^ np.uint64(d)) * _PRIME
 
 
-@njit
+@njit("int64(uint64, int64, int64)")
 def _hash_finish(h, x, n_features):
     """Mix the last word ``x`` into a prefix state, then the splitmix64 finaliser, so
     that the low bits (kept by the modulus) depend on every input."""
@@ -68,7 +70,7 @@ def _hash_finish(h, x, n_features):
     return np.int64(h % size)
 
 
-@njit
+@njit("int64(int64, int64, int64, int64, int64, int64, int64)")
 def _hash(template, a, b, c, d, x, n_features):
     """Feature id of ``template`` over attribute ids ``a..d`` and a last word ``x``
     (direction and distance, or a label): FNV-1a over 64-bit words, then splitmix64."""
