@@ -306,6 +306,12 @@ ARC_TEMPLATES = [
     (18, ("hp", "hp+1", "dp-1", "dp")), (19, ("hp-1", "hp", "dp-1", "dp")),
     (20, ("hp", "hp+1", "dp", "dp+1")), (21, ("hp-1", "hp", "dp", "dp+1")),
 ]  # fmt: skip
+COARSE_TEMPLATES = [
+    (61, ("hf", "hc")), (62, ("hc",)), (63, ("df", "dc")), (64, ("dc",)),
+    (65, ("hf", "hc", "df", "dc")), (66, ("hc", "df", "dc")), (67, ("hf", "hc", "dc")),
+    (68, ("hc", "dc")), (69, ("hc", "hc+1", "dc-1", "dc")), (70, ("hc-1", "hc", "dc-1", "dc")),
+    (71, ("hc", "hc+1", "dc", "dc+1")), (72, ("hc-1", "hc", "dc", "dc+1")),
+]  # fmt: skip
 
 
 def feature_hash(template, atoms, dd, n_features):
@@ -329,23 +335,35 @@ def direction_distance(h, d):
 
 
 def arc_features(attrs, h, d, n_features):
-    """Feature ids of arc h -> d; ``attrs`` lists (form, pos, prefix) ids per word."""
+    """Feature ids of arc h -> d; ``attrs`` lists (form, pos, prefix) ids per word, or
+    (form, pos, prefix, coarse) for the coarse templates too."""
     a = lambda i, c: _attribute(attrs, i, c)  # noqa: E731
+    coarse = len(attrs[0]) > 3
     values = {
         "hf": a(h, 0), "hp": a(h, 1), "hx": a(h, 2), "df": a(d, 0), "dp": a(d, 1),
         "dx": a(d, 2), "hp-1": a(h - 1, 1), "hp+1": a(h + 1, 1), "dp-1": a(d - 1, 1),
         "dp+1": a(d + 1, 1),
     }  # fmt: skip
+    if coarse:
+        values |= {
+            "hc": a(h, 3), "dc": a(d, 3), "hc-1": a(h - 1, 3), "hc+1": a(h + 1, 3),
+            "dc-1": a(d - 1, 3), "dc+1": a(d + 1, 3),
+        }  # fmt: skip
     dd = direction_distance(h, d)
-    ids = [
-        feature_hash(t, [values[name] for name in names], x, n_features)
-        for x in (NO_DIST, dd)
-        for t, names in ARC_TEMPLATES
-    ]
-    ids += [
-        feature_hash(22, [values["hp"], a(b, 1), values["dp"]], dd, n_features)
-        for b in range(min(h, d) + 1, max(h, d))
-    ]
+    groups = [(ARC_TEMPLATES, 22, "hp", 1, "dp")]
+    if coarse:  # after the fine ones
+        groups.append((COARSE_TEMPLATES, 73, "hc", 3, "dc"))
+    ids = []
+    for templates, between, head, column, dependent in groups:
+        ids += [
+            feature_hash(t, [values[name] for name in names], x, n_features)
+            for x in (NO_DIST, dd)
+            for t, names in templates
+        ]
+        ids += [
+            feature_hash(between, [values[head], a(b, column), values[dependent]], dd, n_features)
+            for b in range(min(h, d) + 1, max(h, d))
+        ]
     return ids
 
 

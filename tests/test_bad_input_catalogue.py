@@ -23,6 +23,7 @@ import pytest
 
 from skstruct import (
     SWVP,
+    ArcFeatures,
     Eisner,
     ExponentiatedGradientSSVM,
     ModelFormatError,
@@ -589,6 +590,16 @@ CATALOGUE = [
         r"POS tags\.$",
         "X[0][1] has no xpos or upos tag: {'form': 'bark'}. The parsers' features need POS tags.",
         lambda c: c.new().fit(_replace(c.X, 0, 1, {"form": "bark"}), c.y),
+    ),
+    Case(
+        "missing-upos", "`ArcFeatures(coarse_pos='upos')` and a word without `'upos'`", "fit",
+        "trees", ValueError,
+        r"^X\[0\]\[0\] has no 'upos' tag: \{'form': 'Dogs', 'xpos': 'NNS'\}\. "
+        r"coarse_pos='upos' needs one on every word; coarse_pos=1 takes the first letter of the "
+        r"POS tag instead\.$",
+        "X[0][0] has no 'upos' tag: {'form': 'Dogs', 'xpos': 'NNS'}. coarse_pos='upos' needs one "
+        "on every word; coarse_pos=1 takes the first letter of the POS tag instead.",
+        lambda c: c.new(features=ArcFeatures(n_features=2**12, coarse_pos="upos")).fit(c.X, c.y),
     ),
     Case(
         "nan-value", "a feature value `float('nan')`", "fit", "chains",

@@ -150,6 +150,36 @@ def test_parsers_need_token_dicts_with_pos_and_parser_features():
         StructuredPerceptron(decoder=Eisner(), update="early").fit(_X, [[2, 0, 2]])
 
 
+@pytest.mark.data
+def test_coarse_pos_templates_help_a_small_training_set(ptb):
+    X, y, X_test, y_test = ptb
+    features = ArcFeatures(coarse_pos=1).fit(X)
+    assert features.transform(X[:2]).attrs.shape[1] == 4
+    assert {"N", "V", "J", "R"} <= set(features.vocabularies_["coarse"])
+    assert "NNS" not in features.vocabularies_["coarse"]
+    fine = StructuredPerceptron(Eisner(), max_iter=5, random_state=0).fit(X, y)
+    coarse = StructuredPerceptron(
+        Eisner(), features=ArcFeatures(coarse_pos=1), max_iter=5, random_state=0
+    ).fit(X, y)
+    # 500 sentences: 81.30 UAS without the coarse templates, 83.49 with them
+    assert _uas(coarse, X_test, y_test) > _uas(fine, X_test, y_test) + 0.01
+
+
+def test_coarse_pos_from_upos_or_a_tag_prefix():
+    X = [[{"form": "Dogs", "xpos": "NNS", "upos": "NOUN"}, {"form": "bark", "xpos": "VBP",
+                                                           "upos": "VERB"}]]  # fmt: skip
+    upos = ArcFeatures(coarse_pos="upos").fit(X)
+    assert list(upos.vocabularies_) == ["form", "pos", "prefix", "coarse"]
+    assert set(upos.vocabularies_["coarse"]) == {"NOUN", "VERB"}
+    assert set(ArcFeatures(coarse_pos=2).fit(X).vocabularies_["coarse"]) == {"NN", "VB"}
+    assert ArcFeatures().fit(X).transform(X).attrs.shape == (2, 3)
+    ids = upos.transform(X).attrs
+    assert ids[:, 3].tolist() == [upos.vocabularies_["coarse"][t] for t in ("NOUN", "VERB")]
+    for bad in (0, "xpos", 1.5):
+        with pytest.raises(ValueError, match="coarse_pos"):
+            ArcFeatures(coarse_pos=bad).fit(X)
+
+
 # -- SWVP on trees -----------------------------------------------------------------------------
 
 

@@ -136,6 +136,11 @@ CASES = [
         _perceptron(Eisner(), features=ArcFeatures(n_features=2**16, lowercase=True)),
         _trees,
     ),
+    (
+        "arc-features-coarse",
+        _perceptron(Eisner(), features=ArcFeatures(n_features=2**16, coarse_pos=1)),
+        _trees,
+    ),
     ("eisner-labelled", _perceptron(Eisner(), n_features=_HASHED), _labelled_trees),
     (
         "cle-labelled",

@@ -7,6 +7,9 @@ import numba
 
 # cache=True keeps compiled code in __pycache__ so that only the first run of a
 # fresh checkout pays for compilation; nogil lets joblib threads run kernels side by side.
+# numba checks only the timestamp of the file that defines a cached function, not of the
+# files it calls into: after editing a kernel called from another file, delete
+# skstruct/_kernels/__pycache__ before measuring, or the callers run the old code.
 njit = functools.partial(numba.njit, cache=True, nogil=True)
 njit_parallel = functools.partial(numba.njit, cache=True, nogil=True, parallel=True)
 

@@ -16,10 +16,11 @@ from ._config import njit
 from .chain import n_structure_weights
 from .rows import ensure, slot
 from .tree import (
-    N_ARC_TEMPLATES,
     N_LABEL_TEMPLATES,
     N_SIBLING_TEMPLATES,
     arc_feature_ids,
+    arc_width,
+    has_coarse,
     label_feature_ids,
     sibling_feature_ids,
     sibling_parts,
@@ -149,7 +150,7 @@ def tree_delta(attrs, start, n, gold, gold_labels, pred, pred_labels, n_features
     the words' label ids. A word whose head and label agree adds nothing at order 1,
     so the cost grows with the differences there.
     """
-    width = N_ARC_TEMPLATES + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES + n + 1
+    width = arc_width(n, has_coarse(attrs)) + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES + 1
     parts = np.empty((n, 3), dtype=np.int64)
     n_sib = 0
     if order == 2:

@@ -4,9 +4,10 @@ order), Chu-Liu-Edmonds, and the fused perceptron epoch.
 A sentence of ``n`` words is positions ``1..n``; position 0 is the artificial root.
 ``heads[d]`` is the head of word ``d`` (``heads[0]`` is unused, -1). Words are rows
 ``start .. start + n - 1`` of ``attrs`` (int64, one column per token attribute:
-``FORM, POS, PREFIX``), whose values are vocabulary ids with three reserved ones:
-``UNKNOWN`` (not seen in training), ``ROOT`` (the root's attributes) and ``NONE``
-(beyond the sentence, for the surrounding-POS features).
+``FORM, POS, PREFIX`` and, where a fourth column is given, ``COARSE``: a coarse POS
+that turns on the coarse-POS arc templates), whose values are vocabulary ids with
+three reserved ones: ``UNKNOWN`` (not seen in training), ``ROOT`` (the root's
+attributes) and ``NONE`` (beyond the sentence, for the surrounding-POS features).
 
 Features are never stored: the ids of an arc's features (McDonald, Crammer & Pereira
 2005, Table 1) and of a sibling part's (McDonald & Pereira 2006) are hashed from a
@@ -25,13 +26,15 @@ from numba import prange
 from ._config import njit, njit_parallel, serial_twin
 from .balance import sentence_parts
 
-FORM, POS, PREFIX = 0, 1, 2
-N_ATTRS = 3
+FORM, POS, PREFIX, COARSE = 0, 1, 2, 3
+N_ATTRS = 3  # without the optional COARSE column
 UNKNOWN, ROOT, NONE = 0, 1, 2
 N_RESERVED = 3
 #: Features of one arc: 21 templates with and without direction and distance, plus one
-#: in-between-POS feature per word between head and dependent.
+#: in-between-POS feature per word between head and dependent; with a COARSE column,
+#: 12 more templates (twice) and a second in-between feature per word.
 N_ARC_TEMPLATES = 42
+N_COARSE_TEMPLATES = 12
 N_SIBLING_TEMPLATES = 12
 N_LABEL_TEMPLATES = 10
 
@@ -96,11 +99,34 @@ def _attr(attrs, start, n, i, column):
 
 
 @njit
+def has_coarse(attrs):
+    """Whether token attributes carry the COARSE column (the coarse-POS templates)."""
+    return attrs.shape[1] > COARSE
+
+
+@njit
+def arc_width(n, coarse):
+    """Room for the feature ids of one arc in a sentence of ``n`` words."""
+    if coarse:
+        return N_ARC_TEMPLATES + 2 * N_COARSE_TEMPLATES + 2 * n
+    return N_ARC_TEMPLATES + n
+
+
+@njit(inline="always")
 def arc_feature_ids(attrs, start, n, h, d, n_features, out):
     """Write the feature ids of arc ``h -> d`` into ``out``; returns how many.
 
-    ``out`` needs ``N_ARC_TEMPLATES + n`` entries.
+    ``out`` needs ``arc_width(n, has_coarse(attrs))`` entries. The coarse-POS ids come
+    after all the others, so that a model without them runs the very same loop.
     """
+    k = _fine_arc_ids(attrs, start, n, h, d, n_features, out)
+    if has_coarse(attrs):
+        k = _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k)
+    return k
+
+
+@njit(inline="always")
+def _fine_arc_ids(attrs, start, n, h, d, n_features, out):
     hf, hp = _attr(attrs, start, n, h, FORM), _attr(attrs, start, n, h, POS)
     hx = _attr(attrs, start, n, h, PREFIX)
     df, dp = _attr(attrs, start, n, d, FORM), _attr(attrs, start, n, d, POS)
@@ -140,6 +166,37 @@ def arc_feature_ids(attrs, start, n, h, d, n_features, out):
     # POS of every word in between, with direction and distance
     for b in range(min(h, d) + 1, max(h, d)):
         out[k] = _hash(22, hp, _attr(attrs, start, n, b, POS), dp, 0, dd, n_features)
+        k += 1
+    return k
+
+
+@njit
+def _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k):
+    """The coarse-POS templates of arc ``h -> d``, written from ``out[k]`` on."""
+    hf, df = _attr(attrs, start, n, h, FORM), _attr(attrs, start, n, d, FORM)
+    hc, dc = _attr(attrs, start, n, h, COARSE), _attr(attrs, start, n, d, COARSE)
+    hc_l, hc_r = _attr(attrs, start, n, h - 1, COARSE), _attr(attrs, start, n, h + 1, COARSE)
+    dc_l, dc_r = _attr(attrs, start, n, d - 1, COARSE), _attr(attrs, start, n, d + 1, COARSE)
+    dd = direction_distance(h, d)
+    for conj in range(2):
+        x = NO_DIST if conj == 0 else dd
+        # words with coarse POS
+        out[k + 0] = _hash(61, hf, hc, 0, 0, x, n_features)
+        out[k + 1] = _hash(62, hc, 0, 0, 0, x, n_features)
+        out[k + 2] = _hash(63, df, dc, 0, 0, x, n_features)
+        out[k + 3] = _hash(64, dc, 0, 0, 0, x, n_features)
+        out[k + 4] = _hash(65, hf, hc, df, dc, x, n_features)
+        out[k + 5] = _hash(66, hc, df, dc, 0, x, n_features)
+        out[k + 6] = _hash(67, hf, hc, dc, 0, x, n_features)
+        out[k + 7] = _hash(68, hc, dc, 0, 0, x, n_features)
+        # surrounding coarse POS
+        out[k + 8] = _hash(69, hc, hc_r, dc_l, dc, x, n_features)
+        out[k + 9] = _hash(70, hc_l, hc, dc_l, dc, x, n_features)
+        out[k + 10] = _hash(71, hc, hc_r, dc, dc_r, x, n_features)
+        out[k + 11] = _hash(72, hc_l, hc, dc, dc_r, x, n_features)
+        k += N_COARSE_TEMPLATES
+    for b in range(min(h, d) + 1, max(h, d)):
+        out[k] = _hash(73, hc, _attr(attrs, start, n, b, COARSE), dc, 0, dd, n_features)
         k += 1
     return k
 
@@ -626,7 +683,7 @@ def scratch(longest, order):
     arc = np.empty((N, N))
     sib = np.empty((N, N, N)) if order == 2 else np.empty((1, 1, 1))
     best_label = np.zeros((N, N), dtype=np.int64)
-    size = N_ARC_TEMPLATES + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES + N
+    size = arc_width(N, True) + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES
     buffer = np.empty(size, dtype=np.int64)
     states = np.empty(N_LABEL_TEMPLATES, dtype=np.uint64)
     labels = np.zeros(N, dtype=np.int64)

@@ -10,21 +10,22 @@ from ._encoded import concat_ranges
 class TokenAttributes(NamedTuple):
     """The attribute ids of every word of a list of sentences, stacked.
 
-    Word ``t`` has ids ``attrs[t]`` (form, POS, prefix, as :class:`~skstruct.ArcFeatures`
-    numbers them); sentence ``i`` is words ``offsets[i]:offsets[i + 1]``. Parsers hash
-    features from these ids on the fly, so there is no feature matrix.
+    Word ``t`` has ids ``attrs[t]`` (form, POS, prefix and, with its ``coarse_pos``, the
+    coarse POS, as :class:`~skstruct.ArcFeatures` numbers them); sentence ``i`` is words
+    ``offsets[i]:offsets[i + 1]``. Parsers hash features from these ids on the fly, so
+    there is no feature matrix.
 
     Attributes
     ----------
-    attrs : ndarray of shape (n_tokens, 3), dtype=int32
-        Form, POS and prefix ids per word.
+    attrs : ndarray of shape (n_tokens, 3) or (n_tokens, 4), dtype=int32
+        Form, POS and prefix ids per word, and the coarse POS id in a fourth column.
     offsets : ndarray of shape (n_sentences + 1,), dtype=int64
         The first word of every sentence, then the number of words.
     n_features : int
         Size of the hashed weight space.
     """
 
-    attrs: np.ndarray  # int32 (n_tokens, 3)
+    attrs: np.ndarray  # int32 (n_tokens, 3 or 4)
     offsets: np.ndarray  # int64 (n_sentences + 1,)
     n_features: int
 

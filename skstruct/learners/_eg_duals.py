@@ -240,17 +240,18 @@ class TreeDual:
         self._scores = np.empty((longest + 1, longest + 1))
         self._stamp = np.zeros(structure.n_features, dtype=np.int64)
         self._mark = 0
-        per_arc = _tree.N_ARC_TEMPLATES + longest  # one feature per word in between
+        coarse = _tree.has_coarse(encoded.attrs)
+        per_arc = _tree.arc_width(longest, coarse)  # features of the longest arc
         size = min((longest + 1) ** 2 * per_arc, structure.n_features)  # distinct ids
         self._ids = np.empty(size, dtype=np.int64)
         self._saved = np.empty(size)
         # an EG step hashes its sentence's arcs once; sentences too long for a cache of
         # CACHED_ARC_IDS ids are hashed again on every attempt instead
-        cached = [m for m in range(longest + 1) if (m + 1) ** 2 * (_tree.N_ARC_TEMPLATES + m)
-                  <= CACHED_ARC_IDS]  # fmt: skip
+        cached = [m for m in range(longest + 1)
+                  if (m + 1) ** 2 * _tree.arc_width(m, coarse) <= CACHED_ARC_IDS]  # fmt: skip
         self._cache_words = max(cached, default=0)
         N = self._cache_words + 1
-        self._arc_ids = np.empty((N, N, _tree.N_ARC_TEMPLATES + N), dtype=np.int64)
+        self._arc_ids = np.empty((N, N, _tree.arc_width(N, coarse)), dtype=np.int64)
         self._arc_counts = np.zeros((N, N), dtype=np.int64)
         self._ids_of = -1
 

@@ -142,7 +142,8 @@ class ArcFactoredTree(FixedLayout):
         """``coef += scale * (phi(x_i, gold) - phi(x_i, pred))``, for any output vectors."""
         start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
         attrs = encoded.attrs
-        buffer = np.empty(_tree.N_ARC_TEMPLATES + _tree.N_SIBLING_TEMPLATES + n + 1, np.int64)
+        width = _tree.arc_width(n, _tree.has_coarse(attrs)) + _tree.N_SIBLING_TEMPLATES + 1
+        buffer = np.empty(width, np.int64)
         states = np.empty(_tree.N_LABEL_TEMPLATES, dtype=np.uint64)
         for outputs, sign in ((gold, 1.0), (pred, -1.0)):
             heads, labels = self._full(outputs)

@@ -105,16 +105,22 @@ def test_nested_cycles_are_contracted_and_expanded():
     assert naive.tree_score(heads, arc) == pytest.approx(_brute_force(arc))
 
 
-def _sentence(seed, n, vocab=7):
+def _sentence(seed, n, vocab=7, coarse=False):
     rng = np.random.default_rng(seed)
-    return rng.integers(3, 3 + vocab, size=(n, tree.N_ATTRS))
+    return rng.integers(3, 3 + vocab, size=(n, tree.N_ATTRS + coarse))
+
+
+def _buffer(attrs):
+    n = len(attrs)
+    return np.empty(tree.arc_width(n, tree.has_coarse(attrs)) + tree.N_SIBLING_TEMPLATES + 1,
+                    dtype=np.int64)  # fmt: skip
 
 
 @settings(max_examples=40)
-@given(seeds, st.integers(1, 12), st.integers(1, 1000))
-def test_feature_ids_match_the_python_twin(seed, n, n_features):
-    attrs = _sentence(seed, n)
-    buffer = np.empty(tree.N_ARC_TEMPLATES + tree.N_SIBLING_TEMPLATES + n + 1, dtype=np.int64)
+@given(seeds, st.integers(1, 12), st.integers(1, 1000), st.booleans())
+def test_feature_ids_match_the_python_twin(seed, n, n_features, coarse):
+    attrs = _sentence(seed, n, coarse=coarse)
+    buffer = _buffer(attrs)
     rng = np.random.default_rng(seed)
     d = int(rng.integers(1, n + 1))
     h = int(rng.choice([v for v in range(n + 1) if v != d]))
@@ -125,13 +131,27 @@ def test_feature_ids_match_the_python_twin(seed, n, n_features):
         assert buffer[:k].tolist() == naive.sibling_features(attrs.tolist(), h, s, d, n_features)
 
 
+def test_coarse_templates_add_to_the_fine_ones():
+    # the fine ids come first and unchanged, so a model without coarse POS is the same
+    attrs = _sentence(5, 9, coarse=True)
+    fine, both = _buffer(attrs[:, : tree.N_ATTRS]), _buffer(attrs)
+    h, d = 2, 7
+    k = tree.arc_feature_ids(attrs[:, : tree.N_ATTRS].copy(), 0, 9, h, d, 1 << 20, fine)
+    m = tree.arc_feature_ids(attrs, 0, 9, h, d, 1 << 20, both)
+    assert m == k + 2 * tree.N_COARSE_TEMPLATES + (d - h - 1)  # and one per word in between
+    assert both[:k].tolist() == fine[:k].tolist()
+    assert k <= tree.arc_width(9, False) and m <= tree.arc_width(9, True)
+    assert set(fine[:k].tolist()) < set(both[:m].tolist())
+
+
+@pytest.mark.parametrize("coarse", [False, True])
 @pytest.mark.parametrize("order", [1, 2])
-def test_score_matrices_match_the_python_twin(order):
-    attrs = _sentence(3, 6)
+def test_score_matrices_match_the_python_twin(order, coarse):
+    attrs = _sentence(3, 6, coarse=coarse)
     coef = np.random.default_rng(0).normal(size=997)
     arc, sib = naive.tree_potentials(attrs.tolist(), coef, 997, order)
     n = len(attrs)
-    buffer = np.empty(tree.N_ARC_TEMPLATES + tree.N_SIBLING_TEMPLATES + n + 1, dtype=np.int64)
+    buffer = _buffer(attrs)
     out = np.empty((n + 1, n + 1))
     tree.arc_scores(attrs, 0, n, coef, 997, out, buffer)
     np.testing.assert_allclose(out, arc)
@@ -148,10 +168,10 @@ def _encoded(sentences):
     return TokenAttributes(attrs, offsets, 101)
 
 
-@pytest.mark.parametrize("order", [1, 2])
-def test_perceptron_epoch_matches_the_python_twin(order):
+@pytest.mark.parametrize(("order", "coarse"), [(1, False), (2, False), (1, True)])
+def test_perceptron_epoch_matches_the_python_twin(order, coarse):
     rng = np.random.default_rng(order)
-    sentences = [_sentence(i, int(rng.integers(1, 7)), vocab=4) for i in range(25)]
+    sentences = [_sentence(i, int(rng.integers(1, 7)), 4, coarse) for i in range(25)]
     gold = []
     for s in sentences:  # random projective single-rooted trees as gold
         trees, _ = _trees(len(s), True, True)
