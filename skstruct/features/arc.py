@@ -165,10 +165,10 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
                 if self.lowercase:
                     form = form.lower()
                 pos = self._pos(token, i, j)
-                if self.coarse_pos is None:
-                    rows.append((form, pos, form[:k]))
-                else:
-                    rows.append((form, pos, form[:k], self._coarse(token, pos, i, j)))
+                row = (form, pos, form[:k])
+                if self.coarse_pos is not None:
+                    row += (self._coarse(token, pos, i, j),)
+                rows.append(row)
             yield rows
 
     def _pos(self, token, i, j):
