@@ -25,7 +25,7 @@ def test_only_kernels_import_numba():
 def test_kernels_import_only_numpy_and_numba():
     for path in (PACKAGE / "_kernels").glob("*.py"):
         for match in re.finditer(r"^\s*(?:from|import) ([\w.]+)", path.read_text(), re.M):
-            allowed = {"numpy", "numba", "functools", "contextlib", "types", ""}
+            allowed = {"numpy", "numba", "functools", "contextlib", "types", "warnings", ""}
             assert match.group(1).split(".")[0] in allowed or match.group(1).startswith("."), (
                 f"{path.name} imports {match.group(1)}"
             )

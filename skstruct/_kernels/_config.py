@@ -2,16 +2,55 @@
 
 import functools
 import types
+import warnings
 
 import numba
+from numba.core.caching import FunctionCache
+
+
+class NoKernelCacheWarning(UserWarning):
+    """No writable place for numba's disk cache: kernels compile in memory, every process."""
+
+
+def _probe():  # pragma: no cover - never called: its file locates the cache
+    pass
+
+
+def disk_cache_available():
+    """Whether numba can keep this package's compiled kernels on disk.
+
+    numba looks for a writable ``__pycache__`` beside the sources, then a per-user
+    cache directory (``~/.cache/numba`` or ``NUMBA_CACHE_DIR``), and raises at
+    decoration time when none is writable ("no locator available"): a read-only
+    install run by a user without a writable home. This asks the same question
+    without raising.
+    """
+    try:
+        FunctionCache(_probe)
+    except RuntimeError:
+        return False
+    return True
+
+
+#: Compiled kernels are kept on disk where numba can write (see disk_cache_available).
+CACHE = disk_cache_available()
+if not CACHE:
+    warnings.warn(
+        "skstruct found no writable location for numba's cache (the package directory "
+        "is read-only and there is no writable home directory), so its kernels are "
+        "compiled in memory and compiled again in every new process. Set the environment "
+        "variable NUMBA_CACHE_DIR to a writable directory to keep them.",
+        NoKernelCacheWarning,
+        stacklevel=2,
+    )
 
 # cache=True keeps compiled code in __pycache__ so that only the first run of a
 # fresh checkout pays for compilation; nogil lets joblib threads run kernels side by side.
 # numba checks only the timestamp of the file that defines a cached function, not of the
 # files it calls into: after editing a kernel called from another file, delete
 # skstruct/_kernels/__pycache__ before measuring, or the callers run the old code.
-njit = functools.partial(numba.njit, cache=True, nogil=True)
-njit_parallel = functools.partial(numba.njit, cache=True, nogil=True, parallel=True)
+njit = functools.partial(numba.njit, cache=CACHE, nogil=True)
+njit_parallel = functools.partial(numba.njit, cache=CACHE, nogil=True, parallel=True)
 
 
 def serial_twin(kernel):

@@ -93,7 +93,8 @@ def viterbi_into(unary, n_tokens, transition, start, stop, first_order, backptr,
     for k in range(n_labels):
         best[k] = start[k] + unary[0, k]
     for t in range(1, n_tokens):
-        prev_best[:] = best
+        for k in range(n_labels):  # an element loop: a slice copy compiles shape checks
+            prev_best[k] = best[k]
         for curr in range(n_labels):
             arg = 0
             top = prev_best[0] + transition[0, curr]
@@ -134,7 +135,9 @@ def viterbi2_into(unary, n_tokens, transition, start, stop, trigram, backptr, pa
         for b in range(L):
             best[a, b] = start[a] + unary[0, a] + transition[a, b] + unary[1, b]
     for t in range(2, n_tokens):
-        prev_best[:, :] = best
+        for a in range(L):  # an element loop: a slice copy compiles shape checks
+            for b in range(L):
+                prev_best[a, b] = best[a, b]
         for b in range(L):
             for c in range(L):
                 arg = 0
