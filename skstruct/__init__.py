@@ -20,6 +20,7 @@ from .learners import (
     StructuredWeightedViolationsPerceptron,
 )
 from .pipeline import PredictedTags
+from .warmup import warmup
 
 __version__ = "0.1.0.dev0"
 
@@ -47,4 +48,5 @@ __all__ = [
     "__version__",
     "load",
     "save",
+    "warmup",
 ]

@@ -212,17 +212,17 @@ def test_n_jobs_leaves_numba_threads_as_they_were(chains):
         model.set_params(batch_size=0).fit(X, y)
 
 
-def test_prediction_threads_follow_n_jobs_and_default_to_all(monkeypatch):
+def test_kernel_threads_follow_n_jobs_and_default_to_all(monkeypatch):
     import joblib
 
     from skstruct.learners import _model
 
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 6)
-    assert _model.prediction_threads(None) == 6  # prediction has always been parallel
-    assert _model.prediction_threads(1) == 1
-    assert _model.prediction_threads(3) == 3
+    assert _model.kernel_threads(None) == 6  # every core, in training and prediction
+    assert _model.kernel_threads(1) == 1
+    assert _model.kernel_threads(3) == 3
     with joblib.parallel_config(n_jobs=2):
-        assert _model.prediction_threads(None) == 2  # a context that sets n_jobs wins
+        assert _model.kernel_threads(None) == 2  # a context that sets n_jobs wins
 
 
 def test_predictions_do_not_depend_on_n_jobs(chains):
@@ -240,9 +240,7 @@ def test_serial_twins_have_cache_entries_of_their_own():
     from skstruct._kernels import beam, chain, swvp, tree
 
     pairs = [
-        (chain.predict_batch, chain.predict_batch_serial),
         (chain.viterbi_decisions, chain.viterbi_decisions_serial),
-        (beam.beam_predict_batch, beam.beam_predict_batch_serial),
         (beam.search_decisions, beam.search_decisions_serial),
         (chain.batch_pair_slots, chain.batch_pair_slots_serial),
         (chain.add_batch_emission_deltas, chain.add_batch_emission_deltas_serial),

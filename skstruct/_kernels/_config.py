@@ -32,6 +32,17 @@ def disk_cache_available():
     return True
 
 
+def kernel_cache_dir():
+    """The directory numba keeps skstruct's compiled kernels in, or None when there is
+    none (they are compiled in memory): ``skstruct/_kernels/__pycache__`` when the
+    package is writable, else a directory under numba's per-user cache or
+    ``NUMBA_CACHE_DIR``."""
+    try:
+        return FunctionCache(_probe)._cache_path
+    except RuntimeError:
+        return None
+
+
 #: Compiled kernels are kept on disk where numba can write (see disk_cache_available).
 CACHE = disk_cache_available()
 if not CACHE:

@@ -14,11 +14,14 @@ from ._config import njit, njit_parallel
 from .balance import sentence_parts
 from .chain import (
     _decode_into,
+    backptr2_rows,
     batch_token_starts,
     epoch_scratch,
     longest_sentence,
     n_structure_weights,
+    split_by_order,
     split_coef,
+    thread_count,
     thread_viterbi_rows,
     unary_scores,
 )
@@ -151,7 +154,7 @@ def augmented_path(indptr, indices, data, lo, n, gold, rows, emission, transitio
     """The loss-augmented argmax of the ``n`` tokens from ``lo`` into ``path``: Viterbi
     under emission scores with the Hamming loss added (every label +1, the ``gold`` one
     -1 again, as ``LinearChain.augment`` adds it). ``unary``, ``backptr`` and (order
-    2) ``backptr2``: buffers of at least ``n`` rows (``chain.epoch_scratch``'s)."""
+    2; else None) ``backptr2``: buffers of at least ``n`` rows (``chain.epoch_scratch``'s)."""
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
     add_hamming_loss(unary, n, gold)
     _decode_into(unary, n, transition, first, last, trigram, order, backptr, backptr2, path)
@@ -166,7 +169,7 @@ def chain_oracles(
     weights, in parallel (a thread a part of ``balance.sentence_parts``): sentence
     ``batch[b]``'s goes to ``pred[token_start[b]:]``. Each writes only its own entries,
     so the result does not depend on the number of threads."""
-    emission, transition, first, last, trigram = split_coef(coef, n_labels, order)
+    emission, transition, first, last, trigram = split_by_order(coef, n_labels, order)
     for part in prange(part_start.shape[0] - 1):
         unary, backptr = unary_rows[part], backptr_rows[part]
         for at in range(part_start[part], part_start[part + 1]):
@@ -174,7 +177,7 @@ def chain_oracles(
             lo = offsets[batch[b]]
             n = offsets[batch[b] + 1] - lo
             # a sentence's own second-order back-pointers (``chain.decode_sentence``)
-            backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+            backptr2 = backptr2_rows(trigram, order, n, n_labels)
             augmented_path(indptr, indices, data, lo, n, labels[lo : lo + n], rows, emission,
                            transition, first, last, trigram, order, unary, backptr, backptr2,
                            pred[token_start[b] : token_start[b] + n])  # fmt: skip
@@ -196,14 +199,15 @@ def batch_of(visit, position, batch_size, offsets, decoded, token_start):
 @njit
 def chain_epoch(
     indptr, indices, data, offsets, labels, visit, position, batch_size, threads, decoded,
-    pred, token_start, rows, coef, coef_sum, n_labels, order, n_seen, Ci, block_loss, start,
-    length, capacity, pool_keys, pool_values, used, losses, gammas,
+    pred, token_start, rows, coef, coef_sum, n_labels, order, trigrams, n_seen, Ci, block_loss,
+    start, length, capacity, pool_keys, pool_values, used, losses, gammas,
 ):  # fmt: skip
     """BCFW steps on the chain examples ``visit[position:]`` in minibatches: what
     ``FrankWolfeBlocks.step`` does with an exact Viterbi oracle, in one kernel.
 
     The batches are ``visit[k * batch_size : (k + 1) * batch_size]``. A batch's oracles
-    (:func:`chain_oracles`, on ``threads`` threads) all search against the weights the
+    (:func:`chain_oracles`, on ``threads`` threads; None: one, compiling no parallel
+    code) all search against the weights the
     batch starts from; its steps are then taken in turn, each line search against the
     weights as the steps before it left them (``batch_size=1``: Algorithm 3 itself).
     ``pred`` and ``token_start`` hold the decoded batch (room for ``batch_size``
@@ -222,19 +226,19 @@ def chain_epoch(
     example was visited.
     """
     n_dense = n_structure_weights(n_labels, order)
-    emission, transition, first_w, last_w, trigram = split_coef(coef, n_labels, order)
-    unary_rows, backptr_rows = thread_viterbi_rows(offsets, n_labels, max(threads, 1))
-    backptr2 = epoch_scratch(offsets, n_labels, order)[2]  # for the oracles in turn
+    emission, transition, first_w, last_w, trigram = split_coef(coef, n_labels, trigrams)
+    unary_rows, backptr_rows = thread_viterbi_rows(offsets, n_labels, thread_count(threads))
+    backptr2 = epoch_scratch(offsets, n_labels, trigram, order)[2]  # for the oracles in turn
     ones = np.ones(unary_rows.shape[1])
     while position < visit.shape[0]:
         lo, batch, fresh = batch_of(visit, position, batch_size, offsets, decoded, token_start)
         if fresh:
-            if threads > 1 and batch.shape[0] > 1:
+            if threads is not None:
                 schedule, part_start = sentence_parts(offsets, batch, threads, 1)
                 chain_oracles(indptr, indices, data, offsets, labels, batch, token_start, rows,
                               coef, n_labels, order, pred, schedule, part_start, unary_rows,
                               backptr_rows)  # fmt: skip
-            else:  # in turn, no thread pool to wake (a batch of one: Algorithm 3)
+            else:  # in turn, no thread pool (a batch of one: Algorithm 3)
                 for b in range(batch.shape[0]):
                     first, n = offsets[batch[b]], offsets[batch[b] + 1] - offsets[batch[b]]
                     augmented_path(indptr, indices, data, first, n, labels[first : first + n],
@@ -302,7 +306,8 @@ def tree_oracle(attrs, start, n, coef, n_features, gold, projective, single_root
     if single_root:
         single_root_penalty(view, n)
     heads = eisner(view, n) if projective else chu_liu_edmonds(view)
-    out[:n] = heads[1 : n + 1]
+    for d in range(n):
+        out[d] = heads[d + 1]
 
 
 @njit_parallel
@@ -340,11 +345,11 @@ def tree_epoch(
     while position < visit.shape[0]:
         lo, batch, fresh = batch_of(visit, position, batch_size, offsets, decoded, token_start)
         if fresh:
-            if threads > 1 and batch.shape[0] > 1:
+            if threads is not None:
                 schedule, part_start = sentence_parts(offsets, batch, threads, 3)
                 tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features,
                              projective, single_root, pred, schedule, part_start)  # fmt: skip
-            else:  # in turn, no thread pool to wake (a batch of one: Algorithm 3)
+            else:  # in turn, no thread pool (a batch of one: Algorithm 3)
                 for b in range(batch.shape[0]):
                     first, n = offsets[batch[b]], offsets[batch[b] + 1] - offsets[batch[b]]
                     tree_oracle(attrs, first, n, coef, n_features, heads[first : first + n],

@@ -19,7 +19,9 @@ from .chain import (
     lay_out_batch,
     longest_sentence,
     minibatch_buffers,
+    split_by_order,
     split_coef,
+    thread_count,
     thread_unary_rows,
     unary_scores,
 )
@@ -37,7 +39,7 @@ def _extension(unary, t, n, prev_state, c, n_labels, order, transition, start, s
             v += transition[prev_state % n_labels, c]
         if t == n - 1:
             v += stop[c]
-    if order == 2 and t >= 2:
+    if trigram is not None and order == 2 and t >= 2:
         v += trigram[prev_state // n_labels, prev_state % n_labels, c]
     return v
 
@@ -143,7 +145,7 @@ def beam_search(unary, n, transition, start, stop, trigram, order, beam_size, go
                         ext += transition[last, c]
                     if t == n - 1:
                         ext += stop[c]
-                if order == 2 and t >= 2:
+                if trigram is not None and order == 2 and t >= 2:
                     ext += trigram[before_last, last, c]
                 v = prev_score + ext
                 ns = base + c if order >= 1 else 0
@@ -246,30 +248,22 @@ def backtrack(labels, parents, t, slot, out):
         slot = parents[j, slot]
 
 
-@njit_parallel
-def beam_predict_batch(indptr, indices, data, offsets, rows, coef, n_labels, order, beam_size):
-    """Beam-search paths of every sentence, in parallel over sentences.
-
-    Returns int32 (n_tokens,) label ids; see ``chain.predict_batch`` for the arrays.
-    """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    n_sentences = offsets.shape[0] - 1
-    paths = np.empty(offsets[n_sentences], dtype=np.int32)
+@njit
+def beam_decode_sentences(indptr, indices, data, offsets, rows, coef, n_labels, order,
+                          trigrams, beam_size, sentences, paths, unary):  # fmt: skip
+    """Beam-search paths of the sentences ``sentences``, each written to its tokens'
+    place in ``paths``; the arrays as in ``chain.decode_sentences`` (``unary``: scratch
+    of at least the longest sentence's rows)."""
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
     no_gold = np.zeros(0, dtype=np.int32)
-    for i in prange(n_sentences):
-        lo = offsets[i]
-        hi = offsets[i + 1]
-        unary = np.empty((hi - lo, n_labels))
+    for s in range(sentences.shape[0]):
+        lo = offsets[sentences[s]]
+        hi = offsets[sentences[s] + 1]
         unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
-        result = beam_search(
-            unary, hi - lo, transition, start, stop, trigram, order, beam_size, no_gold, False
-        )
-        paths[lo:hi] = result[0]
-    return paths
-
-
-#: The same, one thread (see ``chain.predict_batch_serial``).
-beam_predict_batch_serial = serial_twin(beam_predict_batch)
+        path = beam_search(unary, hi - lo, transition, start, stop, trigram, order, beam_size,
+                           no_gold, False)[0]  # fmt: skip
+        for k in range(hi - lo):
+            paths[lo + k] = path[k]
 
 
 # Update rules a fused epoch runs (skstruct.updates.search), as kernel codes.
@@ -321,7 +315,7 @@ def search_sentence(indptr, indices, data, lo, n, gold, rows, emission, transiti
 @njit
 def search_update_epoch(
     indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
-    n_seen, beam_size, rule, counts, margins,
+    trigrams, n_seen, beam_size, rule, counts, margins,
 ):  # fmt: skip
     """One perceptron epoch with beam search and a violation-fixing update, lazy averaging.
 
@@ -333,7 +327,7 @@ def search_update_epoch(
     of them). Returns (n_seen, n_visited), ``n_visited < len(visit)`` when the emission
     pool filled up: ``visit[n_visited]`` was not learnt from nor counted.
     """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
     max_len = longest_sentence(offsets)
     unary = np.empty((max_len, n_labels))
     pred = np.empty(max_len, dtype=np.int32)
@@ -349,7 +343,7 @@ def search_update_epoch(
         if t >= 0:
             backtrack(beam_labels, parents, t, 0, pred)
             if not add_chain_delta(indptr, indices, data, lo, gold, pred, t + 1, order,
-                                   t + 1 == n, rows, coef, coef_sum, n_labels, 1.0,
+                                   trigrams, t + 1 == n, rows, coef, coef_sum, n_labels, 1.0,
                                    float(n_seen)):  # fmt: skip
                 return n_seen, step
             margin = best[t] - gold_score[t]
@@ -384,7 +378,7 @@ def search_decisions(
     entries, so the result does not depend on the number of threads. ``unary_rows``: a
     buffer per part (``chain.thread_unary_rows``).
     """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    emission, transition, start, stop, trigram = split_by_order(coef, n_labels, order)
     for part in prange(part_start.shape[0] - 1):
         unary = unary_rows[part]
         for at in range(part_start[part], part_start[part + 1]):
@@ -419,11 +413,12 @@ search_decisions_serial = serial_twin(search_decisions)
 @njit
 def search_minibatch_epoch(
     indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
-    n_seen, beam_size, rule, counts, margins, batch_size, threads,
+    trigrams, n_seen, beam_size, rule, counts, margins, batch_size, threads,
 ):  # fmt: skip
     """One epoch of ``search_update_epoch`` in minibatches: ``search_decisions`` (on
-    ``threads`` threads) then ``chain.apply_chain_decisions`` per batch of
-    ``batch_size`` consecutive entries of ``visit``. ``counts`` and ``margins`` as in
+    ``threads`` threads; None: one, compiling no parallel code) then
+    ``chain.apply_chain_decisions`` per batch of ``batch_size`` consecutive entries of
+    ``visit``. ``counts`` and ``margins`` as in
     ``search_update_epoch``: margins of the updates in batch order. Returns (n_seen,
     n_visited); ``n_visited`` is the start of a batch, not applied nor counted, when the
     emission pool filled up (grow it, go on from there)."""
@@ -431,24 +426,29 @@ def search_minibatch_epoch(
     pred, steps, right, starts, entry_start, slots, found = buffers
     batch_margins = np.zeros(batch_size)
     invalid_standard = np.empty(batch_size, dtype=np.bool_)
-    unary_rows = thread_unary_rows(offsets, n_labels, threads)
+    unary_rows = thread_unary_rows(offsets, n_labels, thread_count(threads))
     for lo in range(0, visit.shape[0], batch_size):
         batch = visit[lo : lo + batch_size]
         m = batch.shape[0]
         schedule, part_start = lay_out_batch(indptr, offsets, batch, threads, starts,
                                              entry_start)  # fmt: skip
-        args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
-                order, beam_size, rule, pred, steps[:m], batch_margins[:m], right[:m],
-                invalid_standard[:m], schedule, part_start, entry_start, slots,
-                found[:m], unary_rows)  # fmt: skip
-        if threads > 1 and m > 1:
-            search_decisions(*args)
+        # explicit arguments: a parallel kernel called as ``kernel(*args)`` from here
+        # decided differently from its serial twin (numba 0.68)
+        if threads is None:
+            search_decisions_serial(indptr, indices, data, offsets, labels, batch, starts, rows,
+                                    coef, n_labels, order, beam_size, rule, pred,
+                                    steps[:m], batch_margins[:m], right[:m],
+                                    invalid_standard[:m], schedule, part_start, entry_start,
+                                    slots, found[:m], unary_rows)  # fmt: skip
         else:
-            search_decisions_serial(*args)
+            search_decisions(indptr, indices, data, offsets, labels, batch, starts, rows, coef,
+                             n_labels, order, beam_size, rule, pred, steps[:m],
+                             batch_margins[:m], right[:m], invalid_standard[:m], schedule,
+                             part_start, entry_start, slots, found[:m], unary_rows)  # fmt: skip
         seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
                                      pred, steps[:m], entry_start, slots, found[:m], rows, coef,
-                                     coef_sum, n_labels, order, n_seen,
-                                     threads if m > 1 else 1)  # fmt: skip
+                                     coef_sum, n_labels, order, trigrams, n_seen,
+                                     threads)  # fmt: skip
         if seen < 0:
             return n_seen, lo
         n_seen = seen

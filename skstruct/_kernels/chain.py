@@ -13,6 +13,14 @@ label sequence ``y`` of length ``n`` is
 
 Tokens are the rows of a CSR matrix (``indptr``, ``indices``, ``data``); sentence
 ``i`` is rows ``offsets[i]:offsets[i + 1]``.
+
+A chain of order 0 or 1 has no trigram weights, and the serial kernels get
+``trigram=None`` (top-level kernels ``trigrams=None``; ``True`` for order 2): numba
+prunes the branches under ``trigram is None`` while compiling, so a first-order model
+never compiles second-order code (about a second of a cold first fit). Where
+``trigram`` is an array, ``order`` decides at run time (an order-1 chain's trigram is
+then empty): the ``prange`` kernels take that form (``split_by_order``), as numba's
+parallel lowering mis-handled a value typed None inside them (numba 0.68).
 """
 
 import numpy as np
@@ -34,22 +42,38 @@ def n_structure_weights(n_labels, order):
 
 
 @njit
-def split_coef(coef, n_labels, order):
+def split_coef(coef, n_labels, trigrams):
     """Views (emission pool, transition, start, stop, trigram) of a flat weight vector.
 
-    trigram has shape (n_labels,) * 3 for order 2 and (0, 0, 0) otherwise.
+    trigrams : None (orders 0 and 1: trigram is None) or True (order 2: trigram is a
+    view of shape (n_labels,) * 3).
     """
     L = n_labels
     transition = coef[: L * L].reshape((L, L))
     start = coef[L * L : L * (L + 1)]
     stop = coef[L * (L + 1) : L * (L + 2)]
     a = L * (L + 2)
+    if trigrams is None:
+        return coef[a:], transition, start, stop, None
+    trigram = coef[a : a + L * L * L].reshape((L, L, L))
+    return coef[a + L * L * L :], transition, start, stop, trigram
+
+
+@njit
+def split_by_order(coef, n_labels, order):
+    """``split_coef`` with a trigram array whatever the order (shape (0, 0, 0) below
+    order 2): what the ``prange`` kernels split by."""
+    L = n_labels
+    a = L * (L + 2)
     if order == 2:
-        trigram = coef[a : a + L * L * L].reshape((L, L, L))
-        a += L * L * L
-    else:
-        trigram = coef[:0].reshape((0, 0, 0))
-    return coef[a:], transition, start, stop, trigram
+        return split_coef(coef, n_labels, True)
+    return (
+        coef[a:],
+        coef[: L * L].reshape((L, L)),
+        coef[L * L : L * (L + 1)],
+        coef[L * (L + 1) : a],
+        coef[:0].reshape((0, 0, 0)),
+    )
 
 
 @njit
@@ -193,45 +217,50 @@ def viterbi2(unary, transition, start, stop, trigram):
 
 @njit
 def _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path):
+    """Viterbi of order ``order`` (``trigram`` None: order 0 or 1, and no second-order
+    code is compiled; ``backptr2`` the second-order back-pointers, None with it)."""
+    if trigram is None:
+        return viterbi_into(unary, n, transition, start, stop, order == 1, backptr, path)
     if order == 2:
         return viterbi2_into(unary, n, transition, start, stop, trigram, backptr2, path)
     return viterbi_into(unary, n, transition, start, stop, order == 1, backptr, path)
 
 
-@njit_parallel
-def predict_batch(indptr, indices, data, offsets, rows, coef, n_labels, order):
-    """Exact Viterbi paths of every sentence, in parallel over sentences.
+@njit
+def backptr2_rows(trigram, order, n, n_labels):
+    """Second-order back-pointers for ``n`` tokens (int32 (n, L, L), no rows below
+    order 2); None for a chain without trigrams."""
+    if trigram is None:
+        return None
+    return np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+
+
+@njit
+def decode_sentences(indptr, indices, data, offsets, rows, coef, n_labels, order, trigrams,
+                     sentences, paths, unary, backptr, backptr2):  # fmt: skip
+    """Exact Viterbi paths of the sentences ``sentences`` (int64 ids), each written to
+    its tokens' place ``paths[offsets[i]:offsets[i + 1]]`` (int32 (n_tokens,)).
 
     offsets : int64 (n_sentences + 1,) token offsets; rows : emission rows; coef :
-    float64 flat chain weights (see ``split_coef``). Returns int32 (n_tokens,) label ids.
+    float64 flat chain weights (see ``split_coef``); unary, backptr (and backptr2, None
+    without trigrams): scratch of at least the longest sentence's rows
+    (``epoch_scratch``). The one decoding loop of prediction (run on a part of the
+    sentences per thread: the kernel holds no GIL) and of the perceptron's epoch, so
+    the first prediction after a fit compiles nothing.
     """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    n_sentences = offsets.shape[0] - 1
-    paths = np.empty(offsets[n_sentences], dtype=np.int32)
-    for i in prange(n_sentences):
-        lo = offsets[i]
-        hi = offsets[i + 1]
-        n = hi - lo
-        unary = np.empty((n, n_labels))
-        backptr = np.empty((n, n_labels), dtype=np.int32)
-        backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
+    for s in range(sentences.shape[0]):
+        lo = offsets[sentences[s]]
+        hi = offsets[sentences[s] + 1]
         unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
-        _decode_into(
-            unary, n, transition, start, stop, trigram, order, backptr, backptr2, paths[lo:hi]
-        )
-    return paths
-
-
-#: The same, one thread: below a few dozen sentences waking the thread pool costs more
-#: than decoding (milliseconds on a busy machine against a fraction of one). No
-#: ``py_func`` under NUMBA_DISABLE_JIT=1, where njit returns the function itself.
-predict_batch_serial = serial_twin(predict_batch)
+        _decode_into(unary, hi - lo, transition, start, stop, trigram, order, backptr, backptr2,
+                     paths[lo:hi])  # fmt: skip
 
 
 @njit
 def add_chain_delta(
-    indptr, indices, data, lo, gold, pred, n_tokens, order, with_stop, rows, coef, coef_sum,
-    n_labels, scale, scale_sum,
+    indptr, indices, data, lo, gold, pred, n_tokens, order, trigrams, with_stop, rows, coef,
+    coef_sum, n_labels, scale, scale_sum,
 ):  # fmt: skip
     """coef += scale * delta and coef_sum += scale_sum * delta, delta = phi(x, gold) -
     phi(x, pred) over the first ``n_tokens`` tokens.
@@ -243,8 +272,9 @@ def add_chain_delta(
     bigrams and trigrams where the two outputs differ are touched, so the cost is
     O(|delta phi|), which is what makes lazy averaging cheap.
     """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels, order)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
+    emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels,
+                                                                        trigrams)  # fmt: skip
     slots = token_pair_slots(
         rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, emission, emission_sum
     )
@@ -292,7 +322,8 @@ def add_emission_delta_to(indptr, data, lo, gold, pred, n_tokens, slots, emissio
 @njit
 def add_dense_delta_to(gold, pred, n_tokens, order, with_stop, transition, start, stop, trigram,
                        scale):  # fmt: skip
-    """The transition, start, stop and trigram parts of ``add_chain_delta_to``."""
+    """The transition, start, stop and trigram parts of ``add_chain_delta_to`` (trigram
+    None below order 2)."""
     if order == 0:
         return
     if gold[0] != pred[0]:
@@ -306,7 +337,7 @@ def add_dense_delta_to(gold, pred, n_tokens, order, with_stop, transition, start
         if gold[pos - 1] != pred[pos - 1] or gold[pos] != pred[pos]:
             transition[gold[pos - 1], gold[pos]] += scale
             transition[pred[pos - 1], pred[pos]] -= scale
-    if order == 2:
+    if trigram is not None and order == 2:
         for pos in range(2, n_tokens):
             if (
                 gold[pos - 2] != pred[pos - 2]
@@ -327,14 +358,23 @@ def longest_sentence(offsets):
 
 
 @njit
-def epoch_scratch(offsets, n_labels, order):
-    """Buffers for decoding any sentence of a corpus: (unary, backptr, backptr2, path)."""
+def epoch_scratch(offsets, n_labels, trigram, order):
+    """Buffers for decoding any sentence of a corpus: (unary, backptr, backptr2, path),
+    backptr2 None without trigrams."""
     max_len = longest_sentence(offsets)
     unary = np.empty((max_len, n_labels))
     backptr = np.empty((max_len, n_labels), dtype=np.int32)
-    backptr2 = np.empty((max_len if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
     path = np.empty(max_len, dtype=np.int32)
-    return unary, backptr, backptr2, path
+    return unary, backptr, backptr2_rows(trigram, order, max_len, n_labels), path
+
+
+@njit
+def thread_count(threads):
+    """The threads a minibatch kernel runs on: ``threads``, or 1 for None (the kernels'
+    way of saying "one thread, compile no parallel code")."""
+    if threads is None:
+        return 1
+    return threads
 
 
 @njit
@@ -361,16 +401,16 @@ def decode_sentence(indptr, indices, data, lo, n, rows, emission, transition, st
     and ``backptr`` are buffers of at least ``n`` rows (an order-2 chain's second
     back-pointers, ``n x L x L``, are the sentence's own: per thread and corpus-long
     they would take gigabytes at Brown's 472 labels)."""
-    n_labels = unary.shape[1]
-    backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
+    backptr2 = backptr2_rows(trigram, order, n, unary.shape[1])
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
     _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
 
 
 @njit
 def perceptron_epoch(
-    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order, n_seen
-):
+    indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
+    trigrams, n_seen,
+):  # fmt: skip
     """One epoch of Collins' perceptron (exact Viterbi, full updates), lazy averaging.
 
     labels : int32 (n_tokens,) gold label ids; visit : int64 (n_visits,) sentence ids
@@ -383,8 +423,9 @@ def perceptron_epoch(
     example ``visit[n_visited]`` was not learnt from (nor counted), so grow the pool
     and go on from it.
     """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
+    trigram = split_coef(coef, n_labels, trigrams)[4]
+    unary, backptr, backptr2, _ = epoch_scratch(offsets, n_labels, trigram, order)
+    paths = np.empty(offsets[-1], dtype=np.int32)
     n_mistakes = 0
     n_correct = 0
     for step in range(visit.shape[0]):
@@ -392,16 +433,18 @@ def perceptron_epoch(
         lo = offsets[i]
         hi = offsets[i + 1]
         n = hi - lo
-        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
-        _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, pred)
+        decode_sentences(indptr, indices, data, offsets, rows, coef, n_labels, order, trigrams,
+                         visit[step : step + 1], paths, unary, backptr, backptr2)  # fmt: skip
+        pred = paths[lo:hi]
         gold = labels[lo:hi]
         n_wrong = 0
         for pos in range(n):
             if pred[pos] != gold[pos]:
                 n_wrong += 1
         if n_wrong > 0:
-            if not add_chain_delta(indptr, indices, data, lo, gold, pred, n, order, True, rows,
-                                   coef, coef_sum, n_labels, 1.0, float(n_seen)):  # fmt: skip
+            if not add_chain_delta(indptr, indices, data, lo, gold, pred, n, order, trigrams,
+                                   True, rows, coef, coef_sum, n_labels, 1.0,
+                                   float(n_seen)):  # fmt: skip
                 return n_seen, n_mistakes, n_correct, step
             n_mistakes += 1
         n_correct += n - n_wrong
@@ -414,9 +457,9 @@ def argmax_path(unary, transition, start, stop, trigram, order):
     """Exact best path of one sentence (int32 (n,)), with the epoch kernels' tie-breaking."""
     n, n_labels = unary.shape
     backptr = np.empty((n, n_labels), dtype=np.int32)
-    backptr2 = np.empty((n if order == 2 else 0, n_labels, n_labels), dtype=np.int32)
     path = np.empty(n, dtype=np.int32)
-    _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, path)
+    _decode_into(unary, n, transition, start, stop, trigram, order, backptr,
+                 backptr2_rows(trigram, order, n, n_labels), path)  # fmt: skip
     return path
 
 
@@ -437,7 +480,7 @@ def viterbi_decisions(
     weight). Each sentence writes only its own entries. ``unary_rows`` and
     ``backptr_rows``: a buffer per part (``thread_viterbi_rows``).
     """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    emission, transition, start, stop, trigram = split_by_order(coef, n_labels, order)
     for part in prange(part_start.shape[0] - 1):
         unary, backptr = unary_rows[part], backptr_rows[part]
         for at in range(part_start[part], part_start[part + 1]):
@@ -464,7 +507,7 @@ viterbi_decisions_serial = serial_twin(viterbi_decisions)
 @njit
 def apply_chain_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, pred, steps, entry_start, slots,
-    found, rows, coef, coef_sum, n_labels, order, n_seen, threads,
+    found, rows, coef, coef_sum, n_labels, order, trigrams, n_seen, threads,
 ):  # fmt: skip
     """The second half of a minibatch epoch: the updates decided for ``batch`` (see
     ``viterbi_decisions``), applied in order, with lazy averaging.
@@ -475,13 +518,13 @@ def apply_chain_decisions(
     (``slots[entry_start[b]:]``, ``found[b]`` whether all have a weight). Every pair the
     batch touches gets a weight before any update is applied, so a full pool changes no
     weight: it returns -1 (grow the pool, call again); else the new n_seen. The
-    emission additions run on ``threads`` threads (1: no thread pool), each weight's
-    additions in batch order, so the result never depends on ``threads``.
+    emission additions run on ``threads`` threads (None: one, and no parallel code is
+    compiled), each weight's additions in batch order, so the result never depends on
+    ``threads``.
     """
-    emission = split_coef(coef, n_labels, order)[0]
-    emission_sum = split_coef(coef_sum, n_labels, order)[0]
+    emission = split_coef(coef, n_labels, trigrams)[0]
+    emission_sum = split_coef(coef_sum, n_labels, trigrams)[0]
     m = batch.shape[0]
-    parallel = threads > 1
     missing = False
     for b in range(m):
         missing = missing or not found[b]
@@ -505,23 +548,21 @@ def apply_chain_decisions(
                                                        emission_sum):  # fmt: skip
                         return -1
                     k += 2
-        if parallel:  # parts of near-equal look-ups (room for two a feature of each token)
-            parts = balanced_parts(np.diff(entry_start[: m + 1]).astype(np.float64), threads)
-        else:
-            parts = one_part(m)
-        args = (indptr, indices, offsets, labels, batch, token_start, pred, steps, rows,
-                entry_start, slots, parts[0], parts[1])  # fmt: skip
-        batch_pair_slots(*args) if parallel else batch_pair_slots_serial(*args)
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels, order)
+        _look_up_batch_pairs(indptr, indices, offsets, labels, batch, token_start, pred, steps,
+                             rows, entry_start, slots, threads)  # fmt: skip
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
+    emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels,
+                                                                        trigrams)  # fmt: skip
     # add_chain_delta's additions, with the slots looked up: the emission parts on the
     # threads (each its own slots, all of their additions in batch order), then the rest
-    data_args = (indptr, data, offsets, labels, batch, token_start, pred, steps, entry_start,
-                 slots, emission, emission_sum, n_seen)  # fmt: skip
-    if parallel:
-        add_batch_emission_deltas(*data_args, threads)
+    if threads is None:
+        add_batch_emission_deltas_serial(indptr, data, offsets, labels, batch, token_start, pred,
+                                         steps, entry_start, slots, emission, emission_sum,
+                                         n_seen, 1)  # fmt: skip
     else:
-        add_batch_emission_deltas_serial(*data_args, 1)
+        add_batch_emission_deltas(indptr, data, offsets, labels, batch, token_start, pred, steps,
+                                  entry_start, slots, emission, emission_sum, n_seen,
+                                  threads)  # fmt: skip
     for b in range(m):
         if steps[b] >= 0:
             lo = offsets[batch[b]]
@@ -535,6 +576,23 @@ def apply_chain_decisions(
                                    start_s, stop_s, trigram_s, float(n_seen))  # fmt: skip
         n_seen += 1
     return n_seen
+
+
+@njit
+def _look_up_batch_pairs(indptr, indices, offsets, labels, batch, token_start, pred, steps, rows,
+                         entry_start, slots, threads):  # fmt: skip
+    """``batch_pair_slots`` on ``threads`` threads (None: one, compiling no parallel
+    code), in parts of near-equal look-ups (room for two a feature of each token)."""
+    if threads is None:
+        schedule, part_start = one_part(batch.shape[0])
+        batch_pair_slots_serial(indptr, indices, offsets, labels, batch, token_start, pred,
+                                steps, rows, entry_start, slots, schedule, part_start)  # fmt: skip
+        return
+    m = batch.shape[0]
+    schedule, part_start = balanced_parts(np.diff(entry_start[: m + 1]).astype(np.float64),
+                                          threads)  # fmt: skip
+    batch_pair_slots(indptr, indices, offsets, labels, batch, token_start, pred, steps, rows,
+                     entry_start, slots, schedule, part_start)  # fmt: skip
 
 
 @njit_parallel
@@ -624,9 +682,12 @@ def minibatch_buffers(indptr, offsets, batch_size):
 @njit
 def lay_out_batch(indptr, offsets, batch, threads, starts, entry_start):
     """Where ``batch``'s tokens and pair slots start (written to ``starts`` and
-    ``entry_start``), and its parts for ``threads`` threads (``balance.sentence_parts``)."""
+    ``entry_start``), and its parts for ``threads`` threads (``balance.sentence_parts``;
+    None: one part)."""
     batch_token_starts(offsets, batch, starts)
     batch_entry_starts(indptr, offsets, batch, entry_start)
+    if threads is None:
+        return one_part(batch.shape[0])
     return sentence_parts(offsets, batch, threads, 1)
 
 
@@ -642,16 +703,16 @@ def batch_token_starts(offsets, batch, out):
 @njit
 def viterbi_minibatch_epoch(
     indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
-    n_seen, batch_size, threads,
+    trigrams, n_seen, batch_size, threads,
 ):  # fmt: skip
     """One epoch of Collins' perceptron in minibatches (``viterbi_decisions`` then
     ``apply_chain_decisions`` per batch of ``batch_size`` consecutive entries of
-    ``visit``), on ``threads`` threads. Returns (n_seen,
-    mistakes, correct, n_visited) as ``perceptron_epoch``; ``n_visited`` is a batch
-    start when the pool filled up (grow it, go on from there)."""
+    ``visit``), on ``threads`` threads (None: one thread, and only serial code is
+    compiled). Returns (n_seen, mistakes, correct, n_visited) as ``perceptron_epoch``;
+    ``n_visited`` is a batch start when the pool filled up (grow it, go on from there)."""
     buffers = minibatch_buffers(indptr, offsets, batch_size)
     pred, steps, right, starts, entry_start, slots, found = buffers
-    unary_rows, backptr_rows = thread_viterbi_rows(offsets, n_labels, threads)
+    unary_rows, backptr_rows = thread_viterbi_rows(offsets, n_labels, thread_count(threads))
     mistakes = 0
     correct = 0
     for lo in range(0, visit.shape[0], batch_size):
@@ -659,17 +720,21 @@ def viterbi_minibatch_epoch(
         m = batch.shape[0]
         schedule, part_start = lay_out_batch(indptr, offsets, batch, threads, starts,
                                              entry_start)  # fmt: skip
-        args = (indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
-                order, pred, steps[:m], right[:m], schedule, part_start, entry_start, slots,
-                found[:m], unary_rows, backptr_rows)  # fmt: skip
-        if threads > 1 and m > 1:
-            viterbi_decisions(*args)
+        # explicit arguments: see ``beam.search_minibatch_epoch``
+        if threads is None:
+            viterbi_decisions_serial(indptr, indices, data, offsets, labels, batch, starts, rows,
+                                     coef, n_labels, order, pred, steps[:m], right[:m],
+                                     schedule, part_start, entry_start, slots, found[:m],
+                                     unary_rows, backptr_rows)  # fmt: skip
         else:
-            viterbi_decisions_serial(*args)
+            viterbi_decisions(indptr, indices, data, offsets, labels, batch, starts, rows, coef,
+                              n_labels, order, pred, steps[:m], right[:m], schedule,
+                              part_start, entry_start, slots, found[:m], unary_rows,
+                              backptr_rows)  # fmt: skip
         seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
                                      pred, steps[:m], entry_start, slots, found[:m], rows, coef,
-                                     coef_sum, n_labels, order, n_seen,
-                                     threads if m > 1 else 1)  # fmt: skip
+                                     coef_sum, n_labels, order, trigrams, n_seen,
+                                     threads)  # fmt: skip
         if seen < 0:
             return n_seen, mistakes, correct, lo
         n_seen = seen

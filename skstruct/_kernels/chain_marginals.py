@@ -8,9 +8,8 @@ scaled probabilities would underflow.
 """
 
 import numpy as np
-from numba import prange
 
-from ._config import njit, njit_parallel
+from ._config import njit
 from .chain import longest_sentence, split_coef, unary_scores
 
 
@@ -83,16 +82,16 @@ def forward_backward(unary, n, pair, start, stop, mu_unary, mu_pair):
     return log_z
 
 
-@njit_parallel
-def corpus_token_marginals(indptr, indices, data, offsets, rows, coef, n_labels, out):
-    """``out[t, k] = p(y_t = k | x)`` for every token of an encoded corpus under a
-    first-order chain's weights ``coef`` (one thread a sentence: each writes only its
-    own rows)."""
-    emission, transition, start, stop, _ = split_coef(coef, n_labels, 1)
+@njit
+def corpus_token_marginals(indptr, indices, data, offsets, rows, coef, n_labels, sentences, out):
+    """``out[t, k] = p(y_t = k | x)`` for every token of the sentences ``sentences`` of
+    an encoded corpus under a first-order chain's weights ``coef`` (each writes only
+    its own rows: parts run side by side on threads, ``utils.parts.in_parts``)."""
+    emission, transition, start, stop, _ = split_coef(coef, n_labels, None)
     longest = longest_sentence(offsets)
-    for i in prange(offsets.shape[0] - 1):
+    unary = np.empty((longest, n_labels))
+    pair = np.empty((n_labels, n_labels))
+    for i in sentences:
         lo, hi = offsets[i], offsets[i + 1]
-        unary = np.empty((longest, n_labels))
-        pair = np.empty((n_labels, n_labels))
         unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
         forward_backward(unary, hi - lo, transition, start, stop, out[lo:hi], pair)

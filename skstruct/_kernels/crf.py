@@ -23,13 +23,14 @@ exactly.
 
 The corpus is cut into a fixed number of chunks of consecutive sentences; each chunk's
 expectations go to a buffer of their own and the buffers are added in chunk order, so
-the result is the same on any number of threads.
+the result is the same on any number of threads (the caller runs groups of chunks on
+Python threads: the kernel holds no GIL, and compiles in a fraction of a ``prange``
+kernel's time).
 """
 
 import numpy as np
-from numba import prange
 
-from ._config import njit, njit_parallel, serial_twin
+from ._config import njit
 from .chain import longest_sentence, split_coef, unary_scores
 from .chain_marginals import forward_backward
 from .rows import slot
@@ -128,7 +129,7 @@ def sentence_expectations(indptr, indices, data, lo, n, rows, emission, transiti
     L = transition.shape[0]
     row_start, row_length, _, row_labels, _ = rows
     marginal = scratch[5]
-    g_emission, g_transition, g_start, g_stop, _ = split_coef(grad, L, 1)
+    g_emission, g_transition, g_start, g_stop, _ = split_coef(grad, L, None)
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
     log_z = scaled_forward_backward(unary, n, potentials, shift, scratch, outer, weight)
     if np.isnan(log_z):
@@ -188,7 +189,7 @@ def empirical_counts(indptr, indices, data, offsets, labels, rows, n_labels, wei
     """Adds the gold feature counts ``Phi = sum_i w_i phi(x_i, y_i)`` of the corpus to
     ``out`` (a weight vector's layout), ``w_i = weights[i]`` the sentences' sample
     weights; pairs without a weight count nothing."""
-    g_emission, g_transition, g_start, g_stop, _ = split_coef(out, n_labels, 1)
+    g_emission, g_transition, g_start, g_stop, _ = split_coef(out, n_labels, None)
     for i in range(offsets.shape[0] - 1):
         lo, hi = offsets[i], offsets[i + 1]
         w = weights[i]
@@ -203,22 +204,23 @@ def empirical_counts(indptr, indices, data, offsets, labels, rows, n_labels, wei
                     g_emission[p] += w * feature_value(data, q)
 
 
-@njit_parallel
+@njit
 def chunk_expectations(indptr, indices, data, offsets, rows, coef, n_labels, chunk_start,
-                       weights, log_z, grads):  # fmt: skip
-    """Each chunk ``c`` (sentences ``chunk_start[c]`` to ``chunk_start[c + 1]``) writes
-    the sum of its sentences' ``log Z`` to ``log_z[c]`` and their expected feature
-    counts to ``grads[c]``, each times the sentence's sample weight (``weights[i]``),
-    one thread a chunk."""
-    emission, transition, start, stop, _ = split_coef(coef, n_labels, 1)
+                       chunks, weights, log_z, grads):  # fmt: skip
+    """Each chunk ``c`` of ``chunks`` (sentences ``chunk_start[c]`` to ``chunk_start[c +
+    1]``) writes the sum of its sentences' ``log Z`` to ``log_z[c]`` and their expected
+    feature counts to ``grads[c]``, each times the sentence's sample weight
+    (``weights[i]``)."""
+    emission, transition, start, stop, _ = split_coef(coef, n_labels, None)
     potentials, shift = exp_potentials(transition, start, stop)
     longest = longest_sentence(offsets)
     L = n_labels
-    for c in prange(chunk_start.shape[0] - 1):
-        scratch = sentence_scratch(longest, L)
-        unary = np.empty((longest, L))
-        outer = np.zeros((L, L))
-        log_pair = np.empty((L, L))
+    scratch = sentence_scratch(longest, L)
+    unary = np.empty((longest, L))
+    outer = np.empty((L, L))
+    log_pair = np.empty((L, L))
+    for c in chunks:
+        outer[:, :] = 0.0
         grads[c, :] = 0.0
         total = 0.0
         for i in range(chunk_start[c], chunk_start[c + 1]):
@@ -233,10 +235,6 @@ def chunk_expectations(indptr, indices, data, offsets, rows, coef, n_labels, chu
             for k in range(L):
                 g_transition[j, k] += outer[j, k] * potentials[j, k]
         log_z[c] = total
-
-
-#: The same, one thread.
-chunk_expectations_serial = serial_twin(chunk_expectations)
 
 
 @njit
@@ -267,7 +265,7 @@ def sgd_epoch(indptr, indices, data, offsets, labels, rows, n_labels, order, v, 
     each under the weights before its own update.
     """
     L = n_labels
-    v_emission, v_transition, v_start, v_stop, _ = split_coef(v, L, 1)
+    v_emission, v_transition, v_start, v_stop, _ = split_coef(v, L, None)
     f_transition = free[: L * L].reshape((L, L))
     f_start, f_stop = free[L * L : L * (L + 1)], free[L * (L + 1) : L * (L + 2)]
     row_start, row_length, _, row_labels, _ = rows
@@ -342,7 +340,7 @@ def corpus_nll(indptr, indices, data, offsets, labels, rows, n_labels, order, co
     total = 0.0
     longest = longest_sentence(offsets)
     L = n_labels
-    emission, transition, start, stop, _ = split_coef(coef, L, 1)
+    emission, transition, start, stop, _ = split_coef(coef, L, None)
     potentials, shift = exp_potentials(transition, start, stop)
     scratch = sentence_scratch(longest, L)
     unary = np.empty((longest, L))

@@ -9,12 +9,10 @@ objectives and the ``tol`` stops read off them.
 """
 
 import numpy as np
-from numba import prange
 
-from ._config import njit, njit_parallel
-from .balance import sentence_parts
+from ._config import njit
 from .bcfw import add_hamming_loss
-from .chain import _decode_into, longest_sentence, split_coef, unary_scores
+from .chain import longest_sentence, split_coef, unary_scores, viterbi_into
 from .tree import arc_scores, chu_liu_edmonds, eisner, scratch, single_root_penalty
 
 #: numpy's pairwise summation sums blocks of at most this many values with 8 accumulators.
@@ -112,36 +110,26 @@ def _chain_path_score(unary, path, n, transition, start, stop, work):
 
 
 @njit
-def _parts(offsets, n_parts, power):
-    """Every sentence in one of ``n_parts`` parts of near-equal cost
-    (``balance.sentence_parts``), a thread a part: each part reuses its own buffers,
-    where one allocation per sentence on every thread contended for the allocator."""
-    return sentence_parts(offsets, np.arange(offsets.shape[0] - 1), n_parts, power)
-
-
-@njit_parallel
-def chain_hinges(indptr, indices, data, offsets, rows, coef, n_labels, gold, out, n_parts):
+def chain_hinges(indptr, indices, data, offsets, rows, coef, n_labels, gold, sentences, out):
     """``out[i]``: the hinge loss of sentence ``i`` of a first-order chain under
-    ``coef`` (Hamming loss; ``gold`` the labels of all tokens), on ``n_parts`` threads."""
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, 1)
+    ``coef`` (Hamming loss; ``gold`` the labels of all tokens), for each ``i`` of
+    ``sentences`` (a part of the corpus: ``utils.parts.in_parts`` runs parts on
+    threads, each reusing its own buffers)."""
+    emission, transition, start, stop, _ = split_coef(coef, n_labels, None)
     longest = max(longest_sentence(offsets), 1)
-    schedule, part_start = _parts(offsets, n_parts, 1)
-    for part in prange(part_start.shape[0] - 1):
-        unary = np.empty((longest, n_labels))
-        backptr = np.empty((longest, n_labels), dtype=np.int32)
-        backptr2 = np.empty((0, n_labels, n_labels), dtype=np.int32)
-        path = np.empty(longest, dtype=np.int32)
-        work = np.empty(longest)
-        for at in range(part_start[part], part_start[part + 1]):
-            i = schedule[at]
-            lo, hi = offsets[i], offsets[i + 1]
-            n = hi - lo
-            unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
-            gold_path = gold[lo:hi]
-            gold_score = _chain_path_score(unary, gold_path, n, transition, start, stop, work)
-            add_hamming_loss(unary, n, gold_path)  # every wrong label earns 1
-            _decode_into(unary, n, transition, start, stop, trigram, 1, backptr, backptr2, path)
-            out[i] = _chain_path_score(unary, path, n, transition, start, stop, work) - gold_score
+    unary = np.empty((longest, n_labels))
+    backptr = np.empty((longest, n_labels), dtype=np.int32)
+    path = np.empty(longest, dtype=np.int32)
+    work = np.empty(longest)
+    for i in sentences:
+        lo, hi = offsets[i], offsets[i + 1]
+        n = hi - lo
+        unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
+        gold_path = gold[lo:hi]
+        gold_score = _chain_path_score(unary, gold_path, n, transition, start, stop, work)
+        add_hamming_loss(unary, n, gold_path)  # every wrong label earns 1
+        viterbi_into(unary, n, transition, start, stop, True, backptr, path)
+        out[i] = _chain_path_score(unary, path, n, transition, start, stop, work) - gold_score
 
 
 @njit
@@ -152,36 +140,35 @@ def _arc_sum(scores, heads, n, work):
     return pairwise_sum(work, 0, n)
 
 
-@njit_parallel
-def tree_hinges(attrs, offsets, coef, n_features, gold, projective, single_root, out, n_parts):
+@njit
+def tree_hinges(attrs, offsets, coef, n_features, gold, projective, single_root, sentences,
+                out):  # fmt: skip
     """``out[i]``: the hinge loss of sentence ``i`` of a first-order unlabelled tree
-    under ``coef`` (per-word Hamming loss; ``gold`` the heads of all words), on
-    ``n_parts`` threads."""
+    under ``coef`` (per-word Hamming loss; ``gold`` the heads of all words), for each
+    ``i`` of ``sentences`` (see :func:`chain_hinges`)."""
     longest = max(longest_sentence(offsets), 1)
-    schedule, part_start = _parts(offsets, n_parts, 3)
-    for part in prange(part_start.shape[0] - 1):
-        buffer = scratch(longest, 1)[3]
-        work = np.empty(longest)
-        scores_rows = np.empty((longest + 1, longest + 1))
-        augmented_rows = np.empty((longest + 1, longest + 1))
-        search_rows = np.empty((longest + 1, longest + 1))
-        for at in range(part_start[part], part_start[part + 1]):
-            i = schedule[at]
-            start = offsets[i]
-            n = offsets[i + 1] - start
-            N = n + 1
-            scores = scores_rows[:N, :N]
-            arc_scores(attrs, start, n, coef, n_features, scores, buffer)
-            gold_heads = gold[start : start + n]
-            gold_score = _arc_sum(scores, gold_heads, n, work)
-            augmented, search = augmented_rows[:N, :N], search_rows[:N, :N]
-            for h in range(N):
-                for d in range(N):
-                    augmented[h, d] = scores[h, d] + 1.0  # every wrong head earns 1, the
-            for d in range(1, N):  # gold one 0 (+ 0.0 as the learner added it: -0.0 -> 0.0)
-                augmented[gold_heads[d - 1], d] = scores[gold_heads[d - 1], d] + 0.0
-            search[:, :] = augmented
-            if single_root:
-                single_root_penalty(search, n)
-            heads = eisner(search, n) if projective else chu_liu_edmonds(search)
-            out[i] = _arc_sum(augmented, heads[1:], n, work) - gold_score
+    buffer = scratch(longest, 1)[3]
+    work = np.empty(longest)
+    scores_rows = np.empty((longest + 1, longest + 1))
+    augmented_rows = np.empty((longest + 1, longest + 1))
+    search_rows = np.empty((longest + 1, longest + 1))
+    for i in sentences:
+        start = offsets[i]
+        n = offsets[i + 1] - start
+        N = n + 1
+        scores = scores_rows[:N, :N]
+        arc_scores(attrs, start, n, coef, n_features, scores, buffer)
+        gold_heads = gold[start : start + n]
+        gold_score = _arc_sum(scores, gold_heads, n, work)
+        augmented, search = augmented_rows[:N, :N], search_rows[:N, :N]
+        for h in range(N):
+            for d in range(N):
+                augmented[h, d] = scores[h, d] + 1.0  # every wrong head earns 1, the
+                search[h, d] = augmented[h, d]
+        for d in range(1, N):  # gold one 0 (+ 0.0 as the learner added it: -0.0 -> 0.0)
+            augmented[gold_heads[d - 1], d] = scores[gold_heads[d - 1], d] + 0.0
+            search[gold_heads[d - 1], d] = augmented[gold_heads[d - 1], d]
+        if single_root:
+            single_root_penalty(search, n)
+        heads = eisner(search, n) if projective else chu_liu_edmonds(search)
+        out[i] = _arc_sum(augmented, heads[1:], n, work) - gold_score

@@ -11,7 +11,14 @@ import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
-from .chain import _decode_into, decode_sentence, epoch_scratch, split_coef, unary_scores
+from .chain import (
+    _decode_into,
+    decode_sentence,
+    epoch_scratch,
+    split_by_order,
+    split_coef,
+    unary_scores,
+)
 from .rows import add_pair, ensure_token_pairs
 from .values import feature_value
 
@@ -49,7 +56,7 @@ def window_score(unary, path, n, a, b, transition, start, stop, trigram, order):
             total += stop[path[n - 1]]
         for k in range(max(1, a), min(n, b + 1)):
             total += transition[path[k - 1], path[k]]
-    if order == 2:
+    if trigram is not None and order == 2:
         for k in range(max(2, a), min(n, b + 2)):
             total += trigram[path[k - 2], path[k - 1], path[k]]
     return total
@@ -57,13 +64,13 @@ def window_score(unary, path, n, a, b, transition, start, stop, trigram, order):
 
 @njit
 def add_window_delta(
-    indptr, indices, data, row, gold, mixed, n, a, b, order, rows, coef, n_labels, scale
+    indptr, indices, data, row, gold, mixed, n, a, b, order, trigrams, rows, coef, n_labels, scale
 ):
     """coef += scale * (phi(gold) - phi(mixed)), for ``mixed`` equal to gold outside [a, b).
 
     Emission pairs without a weight in ``rows`` are left out: give them one first
     (``rows.ensure_token_pairs``)."""
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
     for k in range(a, b):
         if gold[k] != mixed[k]:
             for j in range(indptr[row + k], indptr[row + k + 1]):
@@ -82,7 +89,7 @@ def add_window_delta(
         if gold[k - 1] != mixed[k - 1] or gold[k] != mixed[k]:
             transition[gold[k - 1], gold[k]] += scale
             transition[mixed[k - 1], mixed[k]] -= scale
-    if order == 2:
+    if trigrams is not None:  # (trigram is a local: numba prunes on arguments)
         for k in range(max(2, a), min(n, b + 2)):
             if gold[k - 2] != mixed[k - 2] or gold[k - 1] != mixed[k - 1] or gold[k] != mixed[k]:
                 trigram[gold[k - 2], gold[k - 1], gold[k]] += scale
@@ -237,7 +244,8 @@ def swvp_terms(
     n_sets = substructure_ranges(gold, pred, n, substructures, starts, stops)
     for j in range(n_sets):
         a, b = starts[j], stops[j]
-        mixed[:n] = gold[:n]
+        for k in range(n):  # element loops: a slice copy compiles shape-error formatting
+            mixed[k] = gold[k]
         differs[j] = False
         for k in range(a, b):
             mixed[k] = pred[k]
@@ -260,8 +268,8 @@ def swvp_terms(
 
 @njit
 def apply_swvp_terms(
-    indptr, indices, data, lo, gold, pred, n, order, rows, coef, coef_sum, n_labels, n_seen,
-    n_sets, starts, stops, used, gamma, counts,
+    indptr, indices, data, lo, gold, pred, n, order, trigrams, rows, coef, coef_sum, n_labels,
+    n_seen, n_sets, starts, stops, used, gamma, counts,
 ):  # fmt: skip
     """Apply the terms ``swvp_terms`` chose, every one against the weights the margins
     were computed with (each term's delta is scaled, then added), with lazy averaging."""
@@ -270,20 +278,20 @@ def apply_swvp_terms(
         if not used[j] or gamma[j] == 0.0:
             continue
         a, b = starts[j], stops[j]
-        mixed[:n] = gold[:n]
-        mixed[a:b] = pred[a:b]
+        for k in range(n):
+            mixed[k] = pred[k] if a <= k < b else gold[k]
         counts[COUNT_TERMS] += 1
-        add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order, rows, coef,
-                         n_labels, gamma[j])  # fmt: skip
+        add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order, trigrams, rows,
+                         coef, n_labels, gamma[j])  # fmt: skip
         if n_seen > 0:
-            add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order, rows,
-                             coef_sum, n_labels, gamma[j] * n_seen)  # fmt: skip
+            add_window_delta(indptr, indices, data, lo, gold, mixed, n, a, b, order, trigrams,
+                             rows, coef_sum, n_labels, gamma[j] * n_seen)  # fmt: skip
 
 
 @njit
 def swvp_epoch(
     indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
-    n_seen, substructures, gamma_kind, beta, aggressive, enforce, counts,
+    trigrams, n_seen, substructures, gamma_kind, beta, aggressive, enforce, counts,
 ):  # fmt: skip
     """One SWVP epoch (argmax inference, built-in JJ_x and gamma), with lazy averaging.
 
@@ -293,14 +301,14 @@ def swvp_epoch(
     less than ``len(visit)`` when the emission pool filled up (see
     ``chain.perceptron_epoch``): ``visit[n_visited]`` was not learnt from nor counted.
     """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
-    unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, order)
+    emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
+    unary, backptr, backptr2, pred = epoch_scratch(offsets, n_labels, trigram, order)
     max_len = pred.shape[0]
     starts = np.empty(max_len, dtype=np.int64)
     stops = np.empty(max_len, dtype=np.int64)
     used = np.empty(max_len, dtype=np.bool_)
     gamma = np.empty(max_len)
-    emission_sum = split_coef(coef_sum, n_labels, order)[0]
+    emission_sum = split_coef(coef_sum, n_labels, trigrams)[0]
     for step in range(visit.shape[0]):
         i = visit[step]
         lo = offsets[i]
@@ -321,9 +329,9 @@ def swvp_epoch(
             n_sets = swvp_terms(unary, gold, pred, n, transition, start, stop, trigram, order,
                                 substructures, gamma_kind, beta, aggressive, enforce, starts,
                                 stops, used, gamma, counts)  # fmt: skip
-            apply_swvp_terms(indptr, indices, data, lo, gold, pred, n, order, rows, coef,
-                             coef_sum, n_labels, n_seen, n_sets, starts, stops, used, gamma,
-                             counts)  # fmt: skip
+            apply_swvp_terms(indptr, indices, data, lo, gold, pred, n, order, trigrams, rows,
+                             coef, coef_sum, n_labels, n_seen, n_sets, starts, stops, used,
+                             gamma, counts)  # fmt: skip
         counts[N_COUNTS] += n - n_wrong
         n_seen += 1
     return n_seen, visit.shape[0]
@@ -332,8 +340,8 @@ def swvp_epoch(
 @njit_parallel
 def swvp_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, rows, coef, n_labels, order,
-    substructures, gamma_kind, beta, aggressive, enforce, pred, n_sets, starts, stops, used,
-    gamma, counts, schedule, part_start, unary_rows, backptr_rows,
+    substructures, gamma_kind, beta, aggressive, enforce, pred, n_sets, starts, stops,
+    used, gamma, counts, schedule, part_start, unary_rows, backptr_rows,
 ):  # fmt: skip
     """Decode the sentences ``batch`` against the same weights, in parallel (a thread a
     part of ``balance.balanced_parts``), and choose each one's terms (``swvp_terms``):
@@ -345,7 +353,7 @@ def swvp_decisions(
     (int64 (len(batch), N_COUNTS + 1)): the result does not depend on the threads.
     ``unary_rows`` and ``backptr_rows``: a buffer per part (``chain.thread_viterbi_rows``).
     """
-    emission, transition, start, stop, trigram = split_coef(coef, n_labels, order)
+    emission, transition, start, stop, trigram = split_by_order(coef, n_labels, order)
     for part in prange(part_start.shape[0] - 1):
         unary, backptr = unary_rows[part], backptr_rows[part]
         for position in range(part_start[part], part_start[part + 1]):
@@ -376,14 +384,14 @@ swvp_decisions_serial = serial_twin(swvp_decisions)
 @njit
 def apply_swvp_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, rows, coef, coef_sum,
-    n_labels, order, n_seen, pred, n_sets, starts, stops, used, gamma, counts,
+    n_labels, order, trigrams, n_seen, pred, n_sets, starts, stops, used, gamma, counts,
 ):  # fmt: skip
     """The second half of a minibatch SWVP epoch: the terms ``swvp_decisions`` chose,
     applied in order with lazy averaging. Every pair the batch touches gets a weight
     before any term is applied, so a full pool changes no weight: it returns -1 (grow
     the pool, call again); else the new n_seen."""
-    emission = split_coef(coef, n_labels, order)[0]
-    emission_sum = split_coef(coef_sum, n_labels, order)[0]
+    emission = split_coef(coef, n_labels, trigrams)[0]
+    emission_sum = split_coef(coef_sum, n_labels, trigrams)[0]
     for b in range(batch.shape[0]):
         lo = offsets[batch[b]]
         n = offsets[batch[b] + 1] - lo
@@ -397,7 +405,7 @@ def apply_swvp_decisions(
         n = offsets[batch[b] + 1] - lo
         at = token_start[b]
         apply_swvp_terms(indptr, indices, data, lo, labels[lo : lo + n], pred[at:], n, order,
-                         rows, coef, coef_sum, n_labels, n_seen, n_sets[b], starts[at:],
+                         trigrams, rows, coef, coef_sum, n_labels, n_seen, n_sets[b], starts[at:],
                          stops[at:], used[at:], gamma[at:], counts[b])  # fmt: skip
         n_seen += 1
     return n_seen

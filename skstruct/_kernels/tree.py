@@ -19,12 +19,10 @@ Score matrices are ``arc[h, d]`` of shape ``(n + 1, n + 1)`` and, for second ord
 side" (``s == h``: ``d`` is ``h``'s first child on that side).
 """
 
-import numba
 import numpy as np
 from numba import prange
 
 from ._config import njit, njit_parallel, serial_twin
-from .balance import sentence_parts
 
 FORM, POS, PREFIX, COARSE = 0, 1, 2, 3
 N_ATTRS = 3  # without the optional COARSE column
@@ -828,17 +826,23 @@ def perceptron_epoch(
     examples seen).
     """
     work = scratch(max_length(offsets), order)
-    buffer, states, pred_labels = work[3], work[4], work[5]
+    buffer, states = work[3], work[4]
     N = work[0].shape[0]
     gold = np.empty(N, dtype=np.int64)
     gold_labels = np.zeros(N, dtype=np.int64)
+    pred, pred_labels = np.empty(N, dtype=np.int64), np.zeros(N, dtype=np.int64)
+    heads_out = np.empty(offsets[-1], dtype=np.int64)
+    labels_out = np.zeros(offsets[-1], dtype=np.int64)
     mistakes, correct = 0, 0
-    for i in visit:
+    for step in range(visit.shape[0]):
+        i = visit[step]
         start = offsets[i]
         n = offsets[i + 1] - start
         one_based_tree(heads, labels, start, n, n_labels, gold, gold_labels)
-        pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
-                      n_labels, work)  # fmt: skip
+        # prediction's loop, on one sentence: a fit compiles what predicting runs
+        decode_trees(attrs, offsets, visit[step : step + 1], coef, n_features, order, projective,
+                     single_root, n_labels, work, heads_out, labels_out)  # fmt: skip
+        one_based_tree(heads_out, labels_out, start, n, n_labels, pred, pred_labels)
         wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef,
                                         coef_sum, n_seen, n_features, order, n_labels, buffer,
                                         states)  # fmt: skip
@@ -885,17 +889,22 @@ def tree_decisions(attrs, offsets, batch, token_start, coef, n_features, order, 
 tree_decisions_serial = serial_twin(tree_decisions)
 
 
-def predict_batch(attrs, offsets, coef, n_features, order, projective, single_root, n_labels,
-                  parallel=True):  # fmt: skip
-    """Heads and label ids (zeros when unlabelled) of every word of every sentence."""
-    heads_out = np.empty(offsets[-1], dtype=np.int64)
-    labels_out = np.zeros(offsets[-1], dtype=np.int64)
-    batch = np.arange(offsets.shape[0] - 1)
-    decide = tree_decisions if parallel else tree_decisions_serial
-    parts = sentence_parts(offsets, batch, numba.get_num_threads() if parallel else 1, 3)
-    decide(attrs, offsets, batch, offsets, coef, n_features, order, projective, single_root,
-           n_labels, heads_out, labels_out, *parts)  # fmt: skip
-    return heads_out, labels_out
+@njit
+def decode_trees(attrs, offsets, sentences, coef, n_features, order, projective, single_root,
+                 n_labels, work, heads_out, labels_out):  # fmt: skip
+    """Best trees of the sentences ``sentences`` under ``coef``: the heads and label ids
+    (zeros when unlabelled) of sentence ``i``'s words go to ``heads_out`` and
+    ``labels_out`` at ``offsets[i]:offsets[i + 1]`` (``work``: :func:`scratch` for the
+    longest sentence). The one decoding loop of prediction (a part of the sentences per
+    thread: the kernel holds no GIL) and of :func:`perceptron_epoch`."""
+    for s in range(sentences.shape[0]):
+        start = offsets[sentences[s]]
+        n = offsets[sentences[s] + 1] - start
+        pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
+                      n_labels, work)  # fmt: skip
+        for d in range(1, n + 1):
+            heads_out[start + d - 1] = pred[d]
+            labels_out[start + d - 1] = work[5][d]
 
 
 @njit

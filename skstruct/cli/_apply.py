@@ -229,11 +229,15 @@ def _parse_report(model, tagger, args, text):
     predicted = model.predict(X)
     if not labelled:
         predicted = [[_head(item) for item in sentence] for sentence in predicted]
+    # CoNLL-U is scored as the CoNLL 2018 shared task scores it (every word, universal
+    # relations), CoNLL-X as its eval.pl (punctuation left out, whole labels)
+    conllu = str(args.file).endswith(".conllu")
+    punct = args.punct or ("none" if conllu else "form")
+    relations = args.relations or ("universal" if conllu else "full")
     # The gold tokens decide what --punct ptb leaves out, so that the same words are
     # scored with and without --tagger.
-    scores = attachment_scores(
-        trees_of(doc.trees, labelled), predicted, X=doc.X, punct=PUNCTUATION[args.punct]
-    )
+    scores = attachment_scores(trees_of(doc.trees, labelled), predicted, X=doc.X,
+                               punct=PUNCTUATION[punct], relations=relations)  # fmt: skip
     if labelled:
         las = percent(scores["las"])
     elif hasattr(model, "classes_"):
@@ -244,7 +248,7 @@ def _parse_report(model, tagger, args, text):
     return [
         *lines,
         f"Data: {describe(args.file, doc.X)}; {scores['n_words']} words scored "
-        f"(punctuation left out: {args.punct}){pos}",
+        f"(punctuation left out: {punct}; LAS on {relations} relations){pos}",
         f"UAS: {percent(scores['uas'])}",
         f"LAS: {las}",
     ]

@@ -5,6 +5,7 @@ import argparse
 from .. import __version__
 from ..decoders import DECODERS
 from ..updates import UPDATE_RULES
+from ..warmup import FAMILIES
 from ._apply import run_evaluate, run_predict
 from ._common import (
     ALGORITHMS,
@@ -17,6 +18,7 @@ from ._common import (
 )
 from ._demo import run_demo
 from ._train import run_train
+from ._warmup import run_warmup
 
 
 def build_parser():
@@ -57,7 +59,7 @@ def build_parser():
         "tab-separated columns and a numeric ID, else CoNLL columns",
     )
     commands = parser.add_subparsers(title="commands", dest="command", required=True)
-    for add in (_add_train, _add_predict, _add_evaluate, _add_demo):
+    for add in (_add_train, _add_predict, _add_evaluate, _add_demo, _add_warmup):
         subparser = add(commands, [common, files])
         subparser.set_defaults(subparser=subparser)
     return parser
@@ -210,10 +212,16 @@ def _add_evaluate(commands, parents):
     sub.add_argument(
         "--punct",
         choices=PUNCTUATION,
-        default="form",
-        help="parse: words left out of UAS/LAS: 'form' (default) punctuation characters only "
-        "(CoNLL-X eval.pl), 'ptb' the PTB punctuation tags (the file's, even with --tagger), "
-        "'none' keeps all",
+        help="parse: words left out of UAS/LAS: 'none' keeps all (the default for CoNLL-U, "
+        "as the CoNLL 2018 shared task's scorer), 'form' punctuation characters only (the "
+        "default for CoNLL-X: its eval.pl), 'ptb' the PTB punctuation tags (the file's, "
+        "even with --tagger)",
+    )
+    sub.add_argument(
+        "--relations",
+        choices=("universal", "full"),
+        help="parse: what LAS compares: the universal relation (before ':', the default for "
+        "CoNLL-U, as the CoNLL 2018 scorer) or the full label (the default for CoNLL-X)",
     )
     return sub
 
@@ -230,6 +238,27 @@ def _add_demo(commands, parents):
     sub.add_argument("--n-samples", type=int, default=2000, metavar="N", help="sequences")
     sub.add_argument("--max-iter", type=int, default=10, metavar="N")
     sub.add_argument("--random-state", type=int, default=0, metavar="SEED")
+    return sub
+
+
+def _add_warmup(commands, parents):
+    sub = commands.add_parser(
+        "warmup",
+        parents=parents[:1],
+        help="compile the kernels now, so that the first fit starts warm",
+        description="Compile (or load from numba's disk cache) the kernels of the chosen "
+        "model families by fitting tiny models, and say where compiled kernels are kept. "
+        "Run it when building a Docker image or a CI cache.",
+    )
+    sub.set_defaults(run=run_warmup)
+    sub.add_argument(
+        "families",
+        nargs="*",
+        choices=(*FAMILIES, "all"),
+        default=["all"],
+        metavar="FAMILY",
+        help=f"{', '.join(FAMILIES)} or all (default)",
+    )
     return sub
 
 

@@ -7,6 +7,7 @@ import time
 from .. import TokenFeatures, save
 from ..decoders import DECODERS
 from ..features import crfsuite_tutorial_features
+from ..tasks.trees import is_projective
 from ._common import (
     ALGORITHMS,
     CLI_SETTINGS_VERSION,
@@ -327,6 +328,7 @@ def _parse_data(args, model):
     if labelled and not has_relations:
         raise CommandError(f"--labelled: {args.train} has no relation labels (DEPREL)")
     info(args, f"Read {describe(args.train, train.X)}" + (", labelled" if labelled else ""))
+    _projectivize_if_needed(args, model, train)
     dev = None
     if args.dev:
         dev_doc = TreebankDocument(args.dev, read_text_of(args.dev, args.encoding))
@@ -336,6 +338,27 @@ def _parse_data(args, model):
         dev = (dev_doc.X, trees_of(dev_doc.trees, labelled))
     settings = {"version": CLI_SETTINGS_VERSION, "task": "parse", "format": "conllu"}
     return (train.X, trees_of(train.trees, labelled)), dev, settings
+
+
+def _projectivize_if_needed(args, model, train):
+    """A projective decoder that is to train on non-projective trees lifts their
+    crossing arcs (``projectivize=True``), and says so: a UD treebank trains as the
+    README's command gives it, where the decoder would refuse the first such tree."""
+    decoder = model.decoder
+    if not (decoder.projective and "projectivize" in decoder.get_params()):
+        return
+    if decoder.projectivize:
+        return
+    heads = [[head for head, _ in sentence] for sentence in train.trees]
+    crossing = sum(not is_projective(sentence) for sentence in heads)
+    if crossing:
+        model.set_params(decoder__projectivize=True)
+        info(
+            args,
+            f"{crossing} of {len(heads)} training trees are not projective: {_decoder_name(args)} "
+            f"trains on them with their crossing arcs lifted (--projectivize); --decoder "
+            f"chu-liu-edmonds parses non-projective trees",
+        )
 
 
 def has_relation_labels(pairs):

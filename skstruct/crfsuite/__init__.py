@@ -4,7 +4,9 @@
 and methods; :mod:`~skstruct.crfsuite.metrics` and :mod:`~skstruct.crfsuite.scorers`
 are sklearn-crfsuite's. Training runs on skstruct's learners (L-BFGS / OWL-QN on the
 CRF's likelihood, the averaged perceptron, passive-aggressive, AROW), with no
-temporary files, picklable and savable with :func:`skstruct.save`.
+temporary files, picklable and savable with :func:`skstruct.save`. ``CRF.tagger_``
+answers python-crfsuite's ``Tagger`` calls, and eli5's ``explain_weights`` and
+``explain_prediction`` take a ``CRF`` once eli5 is imported (registered then).
 
 Examples
 --------
@@ -18,6 +20,9 @@ Examples
 """
 
 from . import metrics, scorers
+from ._eli5 import install_hook
 from ._estimator import CRF
+
+install_hook()
 
 __all__ = ["CRF", "metrics", "scorers"]

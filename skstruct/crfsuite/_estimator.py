@@ -12,6 +12,7 @@ from ..learners import AROW, PassiveAggressive, StructuredPerceptron
 from ..learners.crf import LinearChainCRF
 from ..utils._sklearn_compat import Interval, StrOptions, fit_context
 from ..utils.tags import sequence_tags
+from ._tagger import Tagger
 from .metrics import flat_accuracy_score
 
 #: The arguments each training algorithm takes (CRFsuite's parameter lists); any
@@ -98,8 +99,9 @@ calibration_max_trials : optional
     trainer_cls : optional
         Accepted and ignored: there is no CRFsuite trainer.
     n_jobs : int or None, default=None
-        Threads (joblib's conventions) for lbfgs's gradient and for prediction; the
-        model does not depend on it.
+        Threads (joblib's conventions; ``None``: every core, unless a
+        :func:`joblib.parallel_config` context sets ``n_jobs``) for lbfgs's gradient
+        and for prediction; the model does not depend on it.
     random_state : int, RandomState instance or None, default=0
         Seeds the order in which l2sgd, ap, pa and arow visit the sequences (CRFsuite's
         training is deterministic, hence 0).
@@ -421,10 +423,15 @@ calibration_max_trials : optional
 
     @property
     def tagger_(self):
-        raise AttributeError(
-            "skstruct.crfsuite.CRF has no CRFsuite tagger: use predict, predict_single "
-            "and predict_marginals."
-        )
+        """python-crfsuite's ``Tagger`` calls (``labels``, ``tag``, ``set``,
+        ``probability``, ``marginal``, ``info``) on the fitted model; None before fit."""
+        model = self._fitted_attribute("classes_") is not None and self._model()
+        if not model:
+            return None
+        tagger = self.__dict__.get("_tagger")
+        if tagger is None or tagger.model is not model:  # fitted again since
+            tagger = self.__dict__["_tagger"] = Tagger(self, model)
+        return tagger
 
     def __sklearn_tags__(self):
         return sequence_tags(super().__sklearn_tags__())

@@ -4,10 +4,6 @@ from typing import NamedTuple
 
 from sklearn.base import BaseEstimator
 
-#: Batches of fewer sentences are decoded on one thread: waking the thread pool costs
-#: more than decoding them (see _kernels.chain.predict_batch_serial).
-PARALLEL_FROM = 64
-
 
 class Capabilities(NamedTuple):
     """What a decoder (with its current parameters) can do, checked by the learners and

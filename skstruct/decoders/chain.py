@@ -12,11 +12,13 @@ import numpy as np
 from .._kernels import beam as _beam
 from .._kernels import chain as _chain
 from .._kernels import kbest as _kbest
+from .._kernels.threads import current_threads
 from ..structures import LinearChain, SearchTrace
 from ..structures.constraints import ChainConstraints
 from ..tasks import SEQUENCE_LABELLING
 from ..utils._sklearn_compat import Interval, StrOptions
-from ._base import PARALLEL_FROM, Capabilities, Decoder
+from ..utils.parts import in_parts, longest_sentence
+from ._base import Capabilities, Decoder
 
 #: ``allowed``: a tagging scheme, or the allowed (label_from, label_to) pairs.
 ALLOWED = [None, StrOptions({"bio", "bioes"}), set, frozenset, list, tuple]
@@ -63,10 +65,17 @@ class _ChainDecoder(Decoder):
     def _beam_predict(self, structure, encoded, coef, beam_size):
         structure.check_lengths(encoded)
         arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                  structure.rows.arrays, structure.constrain(coef))  # fmt: skip
-        parallel = encoded.n_sentences >= PARALLEL_FROM
-        kernel = _beam.beam_predict_batch if parallel else _beam.beam_predict_batch_serial
-        return kernel(*arrays, structure.n_labels, structure.order, beam_size)
+                  structure.rows.arrays, structure.constrain(coef), structure.n_labels,
+                  structure.order, structure.trigrams, beam_size)  # fmt: skip
+        paths = np.empty(encoded.offsets[-1], dtype=np.int32)
+        longest = longest_sentence(encoded.offsets)
+
+        def decode(sentences):
+            unary = np.empty((longest, structure.n_labels))
+            _beam.beam_decode_sentences(*arrays, sentences, paths, unary)
+
+        in_parts(decode, encoded.offsets, current_threads())
+        return paths
 
 
 class Viterbi(_ChainDecoder):
@@ -150,11 +159,24 @@ class Viterbi(_ChainDecoder):
 
     def predict(self, structure, encoded, coef):
         structure.check_lengths(encoded)
+        # the arguments' types are those of the perceptron's epoch, which decodes
+        # through the same kernel: after a fit, predicting compiles nothing
         arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                  structure.rows.arrays, structure.constrain(coef))  # fmt: skip
-        parallel = encoded.n_sentences >= PARALLEL_FROM
-        kernel = _chain.predict_batch if parallel else _chain.predict_batch_serial
-        return kernel(*arrays, structure.n_labels, structure.order)
+                  structure.rows.arrays, structure.constrain(coef), structure.n_labels,
+                  structure.order, structure.trigrams)  # fmt: skip
+        paths = np.empty(encoded.offsets[-1], dtype=np.int32)
+        longest, n_labels = longest_sentence(encoded.offsets), structure.n_labels
+
+        def decode(sentences):
+            backptr2 = None
+            if structure.trigrams:
+                backptr2 = np.empty((longest, n_labels, n_labels), dtype=np.int32)
+            _chain.decode_sentences(*arrays, sentences, paths, np.empty((longest, n_labels)),
+                                    np.empty((longest, n_labels), dtype=np.int32),
+                                    backptr2)  # fmt: skip
+
+        in_parts(decode, encoded.offsets, current_threads())
+        return paths
 
 
 class BeamSearch(_ChainDecoder):

@@ -6,10 +6,12 @@ from numbers import Integral
 import numpy as np
 
 from .._kernels import tree as _tree
+from .._kernels.threads import current_threads
 from ..structures import ArcFactoredTree, OutputTrace
 from ..tasks import DEPENDENCY_PARSING
 from ..utils._sklearn_compat import Interval
-from ._base import PARALLEL_FROM, Capabilities, Decoder
+from ..utils.parts import in_parts, longest_sentence
+from ._base import Capabilities, Decoder
 
 
 class _TreeDecoder(Decoder):
@@ -55,11 +57,18 @@ class _TreeDecoder(Decoder):
         )
 
     def predict(self, structure, encoded, coef):
-        heads, labels = _tree.predict_batch(
-            encoded.attrs, encoded.offsets, coef, structure.n_features, self._order,
-            self.projective, structure.single_root, structure.n_labels,
-            parallel=encoded.n_sentences >= PARALLEL_FROM,
-        )  # fmt: skip
+        offsets = encoded.offsets
+        heads, labels = np.empty(offsets[-1], np.int64), np.zeros(offsets[-1], np.int64)
+        # the arguments' types are those of the perceptron's epoch, which decodes through
+        # the same kernel: after a fit, predicting compiles nothing
+        args = (encoded.attrs, offsets, coef, structure.n_features, self._order,
+                self.projective, structure.single_root, structure.n_labels)  # fmt: skip
+
+        def decode(sentences):
+            work = _tree.scratch(longest_sentence(offsets), self._order)
+            _tree.decode_trees(*args[:2], sentences, *args[2:], work, heads, labels)
+
+        in_parts(decode, offsets, current_threads(), power=3)
         return structure.encode(heads, labels)
 
     @property

@@ -267,8 +267,10 @@ class _Pairs:
         value_ids = _densify(value_ids, value_first)
         self.distinct_values = list(value_first)
         kinds = [_value_kind(v) for v in self.distinct_values]
+        if any(isinstance(k, bytes) for k in self.distinct_keys):
+            raise _NestedValues  # bytes names: decoded by the flattening pass
         if not all(kinds):
-            if any(v is None or isinstance(v, _CONTAINERS) for v in self.distinct_values):
+            if any(v is None or isinstance(v, (bytes, *_CONTAINERS)) for v in self.distinct_values):
                 raise _NestedValues
             _raise_bad_value(X, lambda v: not _value_kind(v))
         self.is_symbolic = np.array([k == "str" for k in kinds], dtype=bool)
@@ -310,8 +312,8 @@ class _Pairs:
 
 
 class _NestedValues(Exception):
-    """Raised when token dicts use crfsuite's nested forms or ``None`` values, which need
-    flattening first."""
+    """Raised when token dicts use crfsuite's nested forms, ``None`` values or ``bytes``
+    names or values, which need flattening first."""
 
 
 _CONTAINERS = (Mapping, list, tuple, set, frozenset)
@@ -352,6 +354,8 @@ def _flatten_corpus(X):
     :func:`~skstruct.datasets.load_conllu` gives an unannotated field. A name that is a
     tuple of strings and numbers, as in the enhanced dependencies ``load_conllu``
     gives (``"deps": [("nsubj", 2)]``), is joined with ``:`` (``"deps:nsubj:2"``).
+    ``bytes`` names and values are the strings they encode in UTF-8, as python-crfsuite
+    takes them (undecodable bytes are kept, as surrogate escapes).
     """
     return [
         [_flatten_token(i, pos, token) for pos, token in enumerate(seq)] for i, seq in enumerate(X)
@@ -363,6 +367,7 @@ def _flatten_token(i, pos, token):
 
     def add_names(prefix, names):
         for name in names:
+            name = _text(name)
             if isinstance(name, tuple) and all(_is_name_part(part) for part in name):
                 name = ":".join(map(str, name))
             if not isinstance(name, str):
@@ -373,6 +378,7 @@ def _flatten_token(i, pos, token):
             out[prefix + name] = out.get(prefix + name, 0.0) + 1.0
 
     def add(key, value):
+        key, value = _text(key), _text(value)
         if value is None:
             return
         if isinstance(value, Mapping):
@@ -389,6 +395,11 @@ def _flatten_token(i, pos, token):
         for key, value in token.items():
             add(key, value)
     return out
+
+
+def _text(x):
+    """``bytes`` as the string python-crfsuite reads them as (UTF-8); anything else as is."""
+    return x.decode("utf-8", "surrogateescape") if isinstance(x, bytes) else x
 
 
 def _is_name_part(part):

@@ -15,7 +15,6 @@ from contextlib import nullcontext
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import effective_n_jobs
 from sklearn.utils import check_random_state
 
 from .._kernels.threads import numba_threads
@@ -24,7 +23,7 @@ from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_contex
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
 from ._fused import Minibatch, fused_epoch
-from ._model import StructuredModel
+from ._model import StructuredModel, kernel_threads
 from ._progress import EpochProgress
 from ._weights import AveragedWeights
 
@@ -291,7 +290,7 @@ class BaseStructuredLearner(StructuredModel):
         """
         encoded, outputs, weights = unpack(data)
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
-        with numba_threads(effective_n_jobs(self.n_jobs)) as n_threads, constrained(state):
+        with numba_threads(kernel_threads(self.n_jobs)) as n_threads, constrained(state):
             minibatch = Minibatch.of(self.batch_size, len(order), n_threads)
             fused = fused_epoch(structure, decoder, rule)
             # partial labels: each gold is completed from the weights of its turn, and

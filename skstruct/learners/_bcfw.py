@@ -40,6 +40,7 @@ from .._kernels import eg_hinge as _eg_hinge
 from .._kernels.threads import current_threads
 from ..decoders import ChuLiuEdmonds, Eisner, Viterbi
 from ..structures import ArcFactoredTree, LinearChain
+from ..utils.parts import in_parts
 from ._fused import Minibatch
 from ._weights import AveragedWeights
 
@@ -226,13 +227,15 @@ class FrankWolfeBlocks:
         gammas, position, decoded = np.empty(order.size), 0, -1
         losses = np.array([self.loss, self.loss_sum])
         while position < order.size:
-            batching = (order, position, size, minibatch.threads, decoded, pred, token_start)
+            batching = (order, position, size, minibatch.kernel_threads, decoded, pred,
+                        token_start)  # fmt: skip
             blocks = (self.Ci, self.block_loss, *self.blocks.arrays, losses, gammas)
             if kind == "chain":
                 state.n_seen, position, full, decoded, needed = _bcfw.chain_epoch(
                     encoded.indptr, encoded.indices, encoded.data, encoded.offsets, self.gold,
                     *batching, structure.rows.arrays, state.coef, state.coef_sum,
-                    structure.n_labels, structure.order, state.n_seen, *blocks,
+                    structure.n_labels, structure.order, structure.trigrams, state.n_seen,
+                    *blocks,
                 )  # fmt: skip
             else:
                 state.n_seen, position, full, decoded, needed = _bcfw.tree_epoch(
@@ -296,16 +299,15 @@ class FrankWolfeBlocks:
         encoded, out = self.encoded, np.empty(self.encoded.n_sentences)
         tree = isinstance(structure, ArcFactoredTree)
         if isinstance(structure, LinearChain) and structure.order == 1:
-            _eg_hinge.chain_hinges(
-                encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                structure.rows.arrays, coef, structure.n_labels, self.gold, out,
-                current_threads(),
-            )  # fmt: skip
+            arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+                      structure.rows.arrays, coef, structure.n_labels, self.gold)  # fmt: skip
+            in_parts(lambda part: _eg_hinge.chain_hinges(*arrays, part, out), encoded.offsets,
+                     current_threads())  # fmt: skip
         elif tree and structure.order == 1 and not structure.n_labels:
-            _eg_hinge.tree_hinges(
-                encoded.attrs, encoded.offsets, coef, structure.n_features, self.gold,
-                self.decoder.projective, structure.single_root, out, current_threads(),
-            )  # fmt: skip
+            arrays = (encoded.attrs, encoded.offsets, coef, structure.n_features, self.gold,
+                      self.decoder.projective, structure.single_root)  # fmt: skip
+            in_parts(lambda part: _eg_hinge.tree_hinges(*arrays, part, out), encoded.offsets,
+                     current_threads(), power=3)  # fmt: skip
         else:
             return None
         return out

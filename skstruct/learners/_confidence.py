@@ -13,8 +13,8 @@ from scipy.optimize import minimize_scalar
 from sklearn.utils.validation import check_is_fitted
 
 from .._kernels.chain_marginals import corpus_token_marginals, log_tables
-from .._kernels.threads import numba_threads
 from ..metrics import extract_spans
+from ..utils.parts import in_parts
 from ..utils.validation import check_sequences_and_labels, examples_from, sequence_chunks
 
 #: The temperatures :meth:`ChainConfidenceMixin.calibrate` searches, as log T.
@@ -31,14 +31,28 @@ class ChainConfidenceMixin:
         coef = structure.constrain(self.coef_)
         return structure, coef / getattr(self, "temperature_", 1.0)
 
+    def _sequence_log_probability(self, xseq, yseq):
+        """``log p(yseq | xseq)`` under the distribution of :meth:`predict_marginals`
+        (one sequence of features, one of labels: python-crfsuite's
+        ``Tagger.probability``)."""
+        structure, coef = self._probability_coef("probability")
+        labels = self.classes_.tolist()
+        unknown = [label for label in yseq if label not in labels]
+        if unknown:
+            raise ValueError(f"Unknown label {unknown[0]!r}; the model knows {labels!r}.")
+        encoded = self.task_.encode_X(self, [xseq])
+        scores = structure.scores(encoded, 0, coef)
+        path = np.array([labels.index(label) for label in yseq], dtype=np.int32)
+        return structure.path_score(scores, path) - _Tables(scores).log_z
+
     def token_marginals(self, encoded, coef, structure):
         """``p(y_t = k | x)`` (float64 (n_tokens, n_labels)) for encoded sentences."""
         structure.check_lengths(encoded)
         out = np.empty((encoded.n_tokens, structure.n_labels))
-        with numba_threads(self._prediction_threads()):
-            corpus_token_marginals(encoded.indptr, encoded.indices, encoded.data,
-                                   encoded.offsets, structure.rows.arrays, coef,
-                                   structure.n_labels, out)  # fmt: skip
+        arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+                  structure.rows.arrays, coef, structure.n_labels)  # fmt: skip
+        in_parts(lambda part: corpus_token_marginals(*arrays, part, out), encoded.offsets,
+                 self._prediction_threads())  # fmt: skip
         return out
 
     def predict_spans(self, X):

@@ -23,6 +23,7 @@ from .._kernels import tree as _tree
 from .._kernels.chain_marginals import forward_backward
 from .._kernels.threads import current_threads
 from .._kernels.tree_marginals import inside_outside, matrix_tree
+from ..utils.parts import in_parts
 
 #: Most arc feature ids (about 130 MB) a tree dual keeps hashed for one EG step.
 CACHED_ARC_IDS = 2**24
@@ -189,11 +190,11 @@ class ChainDual:
         """``max_y (loss(y) + w . phi(y)) - w . phi(y_i)`` of every example (one
         sentence a thread; the same numbers whatever the thread count)."""
         out = np.empty(self.encoded.n_sentences)
-        _eg_hinge.chain_hinges(
-            self.encoded.indptr, self.encoded.indices, self.encoded.data,
-            self.encoded.offsets, self.structure.rows.arrays, coef, self.structure.n_labels,
-            self.gold, out, current_threads(),
-        )  # fmt: skip
+        arrays = (self.encoded.indptr, self.encoded.indices, self.encoded.data,
+                  self.encoded.offsets, self.structure.rows.arrays, coef,
+                  self.structure.n_labels, self.gold)  # fmt: skip
+        in_parts(lambda part: _eg_hinge.chain_hinges(*arrays, part, out), self.encoded.offsets,
+                 current_threads())  # fmt: skip
         return out
 
     def snapshot(self):
@@ -347,11 +348,10 @@ class TreeDual:
     def hinge(self, coef):
         """As :meth:`ChainDual.hinge`, by loss-augmented Eisner or Chu-Liu-Edmonds."""
         out = np.empty(self.expected_loss.size)
-        _eg_hinge.tree_hinges(
-            self.attrs, self.encoded.offsets, coef, self.structure.n_features, self.gold,
-            self.decoder.projective, self.structure.single_root, out,
-            current_threads(),
-        )  # fmt: skip
+        arrays = (self.attrs, self.encoded.offsets, coef, self.structure.n_features, self.gold,
+                  self.decoder.projective, self.structure.single_root)  # fmt: skip
+        in_parts(lambda part: _eg_hinge.tree_hinges(*arrays, part, out), self.encoded.offsets,
+                 current_threads(), power=3)  # fmt: skip
         return out
 
     def snapshot(self):

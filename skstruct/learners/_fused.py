@@ -64,6 +64,12 @@ class Minibatch(NamedTuple):
         """Whether decoding ``batch`` is worth waking the thread pool."""
         return self.threads > 1 and len(batch) > 1
 
+    @property
+    def kernel_threads(self):
+        """The threads of a minibatch epoch kernel: None (one thread, and no parallel
+        code compiled) for one thread or batches of one, else ``threads``."""
+        return self.threads if self.threads > 1 and self.size > 1 else None
+
     def kernel(self, batch, module, name):
         """The kernel ``module.name`` that decodes ``batch``: the parallel one, or its
         one-thread twin ``name + "_serial"`` (no thread pool to wake)."""
@@ -123,9 +129,9 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
     while order.size:
         args = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
                 structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-                structure.order, state.n_seen)  # fmt: skip
+                structure.order, structure.trigrams, state.n_seen)  # fmt: skip
         if minibatch.size > 1:
-            epoch = _chain.viterbi_minibatch_epoch(*args, minibatch.size, minibatch.threads)
+            epoch = _chain.viterbi_minibatch_epoch(*args, minibatch.size, minibatch.kernel_threads)
         else:
             epoch = _chain.perceptron_epoch(*args)
         state.n_seen, wrong, right, visited = epoch
@@ -189,7 +195,7 @@ def chain_swvp_epoch(structure, decoder, rule, encoded, labels, order, state, mi
         state.n_seen, visited = _swvp.swvp_epoch(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
             structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-            structure.order, state.n_seen, *rule.kernel_options(), counts,
+            structure.order, structure.trigrams, state.n_seen, *rule.kernel_options(), counts,
         )  # fmt: skip
         order = order[visited:]
         if order.size:  # the emission pool is full: grow it, go on from there
@@ -216,12 +222,12 @@ def _swvp_minibatch(structure, rule, encoded, labels, batch, state, minibatch, s
     data = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, batch, starts)
     decide = minibatch.kernel(batch, _swvp, "swvp_decisions")
     decide(*data, structure.rows.arrays, state.coef, structure.n_labels, structure.order,
-           *rule.kernel_options(), *terms, *minibatch.parts(encoded.offsets, batch, 1),
-           *scratch)  # fmt: skip
+           *rule.kernel_options(), *terms,
+           *minibatch.parts(encoded.offsets, batch, 1), *scratch)  # fmt: skip
     while True:
         n_seen = _swvp.apply_swvp_decisions(
             *data, structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-            structure.order, state.n_seen, *terms,
+            structure.order, structure.trigrams, state.n_seen, *terms,
         )  # fmt: skip
         if n_seen >= 0:
             state.n_seen = n_seen
@@ -249,10 +255,10 @@ def chain_search_epoch(structure, decoder, rule, encoded, labels, order, state, 
     while order.size:
         args = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets, labels, order,
                 structure.rows.arrays, state.coef, state.coef_sum, structure.n_labels,
-                structure.order, state.n_seen, beam_size, _SEARCH_RULES[type(rule)], counts,
-                margins)  # fmt: skip
+                structure.order, structure.trigrams, state.n_seen, beam_size,
+                _SEARCH_RULES[type(rule)], counts, margins)  # fmt: skip
         if minibatch.size > 1:
-            epoch = _beam.search_minibatch_epoch(*args, minibatch.size, minibatch.threads)
+            epoch = _beam.search_minibatch_epoch(*args, minibatch.size, minibatch.kernel_threads)
         else:
             epoch = _beam.search_update_epoch(*args)
         state.n_seen, visited = epoch

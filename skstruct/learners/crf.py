@@ -6,21 +6,20 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import effective_n_jobs
 from sklearn.utils import check_random_state
 from threadpoolctl import threadpool_limits
 
 from .._kernels import crf as _crf
-from .._kernels.threads import numba_threads
 from ..decoders import Viterbi
 from ..decoders.chain import ALLOWED
 from ..structures import EmissionRows
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
+from ..utils.parts import on_threads
 from ..utils.validation import check_sequences_and_labels
 from ._base import check_sample_weight, drop_unweighted
 from ._l2sgd import _Corpus, minimize_l2sgd
 from ._lbfgs import LINESEARCHES, minimize_lbfgs
-from ._model import StructuredModel
+from ._model import StructuredModel, kernel_threads
 
 #: Chunks the corpus is cut into for the likelihood's gradient: fixed, so that the
 #: sums, and the model, are the same on any number of threads.
@@ -71,11 +70,14 @@ class ChainLikelihood:
 
     def __call__(self, coef):
         e = self.encoded
-        kernel = _crf.chunk_expectations if self.n_threads > 1 else _crf.chunk_expectations_serial
-        with numba_threads(self.n_threads):
-            kernel(e.indptr, e.indices, e.data, e.offsets, self.structure.rows.arrays, coef,
-                   self.structure.n_labels, self.chunk_start, self.weights, self.log_z,
-                   self.grads)  # fmt: skip
+        arrays = (e.indptr, e.indices, e.data, e.offsets, self.structure.rows.arrays, coef,
+                  self.structure.n_labels, self.chunk_start)  # fmt: skip
+
+        def expectations(chunks):
+            _crf.chunk_expectations(*arrays, chunks, self.weights, self.log_z, self.grads)
+
+        chunks = np.arange(self.chunk_start.size - 1, dtype=np.int64)
+        on_threads(expectations, np.array_split(chunks, min(self.n_threads, chunks.size)))
         loss = self.log_z.sum() - coef @ self.empirical + self.c2 * (coef @ coef)
         grad = self.grads.sum(axis=0)
         grad -= self.empirical
@@ -159,8 +161,9 @@ default=1000, 10, 20
     boundary_features : bool, default=True
         Weights for the first and the last label of a sequence.
     n_jobs : int or None, default=None
-        Threads for the gradient (joblib's conventions); the model is the same
-        whatever it is.
+        Threads for the gradient and for predictions (joblib's conventions; ``None``:
+        every core numba has, unless a :func:`joblib.parallel_config` context sets
+        ``n_jobs``); the model is the same whatever it is.
     verbose : int, default=0
         Print the objective after every iteration (standard error).
     allowed : {"bio", "bioes"}, set of (str, str) pairs or None, default=None
@@ -357,7 +360,7 @@ default=1000, 10, 20
 
     def _lbfgs(self, encoded, labels, fixed, counts, record, history):
         objective = ChainLikelihood(
-            self.structure_, encoded, labels, self.c2, effective_n_jobs(self.n_jobs), fixed,
+            self.structure_, encoded, labels, self.c2, kernel_threads(self.n_jobs), fixed,
             empirical=counts, weights=self._sample_weight,
         )  # fmt: skip
 

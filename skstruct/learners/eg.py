@@ -5,7 +5,6 @@ import time
 from numbers import Integral, Real
 
 import numpy as np
-from joblib import effective_n_jobs
 from sklearn.utils import check_random_state
 
 from .._kernels.threads import numba_threads
@@ -15,7 +14,7 @@ from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
 from ._base import check_sample_weight, drop_unweighted
 from ._eg_duals import ChainDual, TreeDual
-from ._model import StructuredModel
+from ._model import StructuredModel, kernel_threads
 from ._progress import EpochProgress
 
 #: The dual variables of each structure EG can learn.
@@ -99,7 +98,8 @@ class ExponentiatedGradientSSVM(StructuredModel):
         Threads of the primal's hinge pass (once an epoch) and of predictions, with
         joblib's conventions (-1: all cores; ``None``: what a
         :func:`joblib.parallel_config` context sets), except that outside such a
-        context ``None`` trains on one thread and predicts on all of them. The
+        context ``None`` is every core numba has (``NUMBA_NUM_THREADS``; a joblib process
+        worker's share of them). The
         marginals of an epoch are computed in turn. Identical results for any value.
     verbose : int, default=0
         Progress over epochs on standard error, with the duality gap and the dev
@@ -243,7 +243,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
                 dev = self.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
             with (
                 deferred_interrupt() as interrupt,
-                numba_threads(effective_n_jobs(self.n_jobs)),
+                numba_threads(kernel_threads(self.n_jobs)),
             ):
                 train(encoded, gold, weights, dev, rng, interrupt)
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind

@@ -100,7 +100,8 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         Threads of the duality gap's pass of the oracle, of a minibatch's oracles and
         of predictions, with joblib's conventions (-1: all cores; ``None``: what a
         :func:`joblib.parallel_config` context sets), except that outside such a
-        context ``None`` trains on one thread and predicts on all of them. Identical
+        context ``None`` is every core numba has (``NUMBA_NUM_THREADS``; a joblib process
+        worker's share of them). Identical
         results for any value.
     verbose : int, default=0
         Progress over passes on standard error, with the duality gap.

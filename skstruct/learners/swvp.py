@@ -125,7 +125,7 @@ validation_fraction, n_iter_no_change, batch_size, n_jobs, verbose
         warm_start=False,
         validation_fraction=None,
         n_iter_no_change=None,
-        batch_size="auto",
+        batch_size=1,
         n_jobs=None,
         verbose=0,
         class_weight=None,

@@ -33,7 +33,7 @@ def is_punctuation(form):
     return bool(form) and all(unicodedata.category(c).startswith("P") for c in form)
 
 
-def attachment_scores(y_true, y_pred, X=None, punct="form"):
+def attachment_scores(y_true, y_pred, X=None, punct="form", relations="full"):
     """Unlabelled and labelled attachment scores (UAS, LAS) over all words.
 
     Parameters
@@ -51,7 +51,12 @@ def attachment_scores(y_true, y_pred, X=None, punct="form"):
         Which words are punctuation and not scored when ``X`` is given: ``"form"``,
         words made only of punctuation characters (CoNLL-X ``eval.pl``); a set of POS
         tags, words whose ``xpos`` (or else ``upos``) is in it (for the PTB, often
-        :data:`PTB_PUNCTUATION_TAGS`); None scores every word.
+        :data:`PTB_PUNCTUATION_TAGS`); None scores every word, as the CoNLL 2018 shared
+        task's scorer does.
+    relations : {"full", "universal"}, default="full"
+        What LAS compares: the whole relation label, or only its universal part (before
+        the first ``:``, so ``nsubj:pass`` matches ``nsubj``), as the CoNLL 2018
+        scorer's LAS does on UD treebanks.
 
     Returns
     -------
@@ -66,7 +71,12 @@ def attachment_scores(y_true, y_pred, X=None, punct="form"):
     0.6666666666666666
     >>> attachment_scores([[2, 0, 2]], [[2, 0, 1]], X=X)["uas"]  # "." is not scored
     1.0
+    >>> attachment_scores([[(2, "nsubj:pass"), (0, "root")]], [[(2, "nsubj"), (0, "root")]],
+    ...                   relations="universal")["las"]
+    1.0
     """
+    if relations not in ("full", "universal"):
+        raise ValueError(f"relations must be 'full' or 'universal', got {relations!r}.")
     y_true, y_pred = _check_sequences(y_true, y_pred)
     if X is not None and len(X) != len(y_true):
         raise ValueError(f"X has {len(X)} sentences but y_true has {len(y_true)}.")
@@ -79,6 +89,8 @@ def attachment_scores(y_true, y_pred, X=None, punct="form"):
             g_head, g_rel = _split(g)
             p_head, p_rel = _split(p)
             labelled = labelled and g_rel is not None and p_rel is not None
+            if relations == "universal" and labelled:
+                g_rel, p_rel = str(g_rel).split(":")[0], str(p_rel).split(":")[0]
             n += 1
             if g_head == p_head:
                 heads_right += 1

@@ -57,13 +57,20 @@ class LinearChain:
         return self.n_dense + self.rows.pool_size
 
     @property
+    def trigrams(self):
+        """What the kernels take for the trigram block: True at order 2, None below
+        (numba then compiles no second-order code)."""
+        return True if self.order == 2 else None
+
+    @property
     def n_states(self):
         """Equivalence classes of prefixes (their last ``order`` labels): exact beam width."""
         return self.n_labels**self.order
 
     def split(self, coef):
-        """Views ``(emission pool, transition, start, stop, trigram)`` of a flat weight vector."""
-        return _chain.split_coef(coef, self.n_labels, self.order)
+        """Views ``(emission pool, transition, start, stop, trigram)`` of a flat weight
+        vector; ``trigram`` is None below order 2."""
+        return _chain.split_coef(coef, self.n_labels, self.trigrams)
 
     def emission_matrix(self, coef):
         """The emission weights of ``coef`` as a scipy CSR matrix (n_features, n_labels)."""
@@ -293,7 +300,8 @@ class LinearChain:
         n = encoded.offsets[i + 1] - lo
         while not _chain.add_chain_delta(
             encoded.indptr, encoded.indices, encoded.data, lo, gold, pred, pred.shape[0],
-            self.order, pred.shape[0] == n, self.rows.arrays, state.coef, state.coef_sum,
+            self.order, self.trigrams, pred.shape[0] == n, self.rows.arrays, state.coef,
+            state.coef_sum,
             self.n_labels, weight, weight * state.n_seen,
         ):  # fmt: skip
             self.grow(state)
@@ -340,10 +348,11 @@ class LinearChain:
 
 class ChainScores(NamedTuple):
     """Part scores of one sentence: emissions ``unary`` (n, L) and the label bigram,
-    start, stop and trigram weights (views of the weight vector)."""
+    start, stop and trigram weights (views of the weight vector; ``trigram`` None below
+    order 2)."""
 
     unary: np.ndarray
     transition: np.ndarray
     start: np.ndarray
     stop: np.ndarray
-    trigram: np.ndarray
+    trigram: np.ndarray | None

@@ -101,7 +101,7 @@ def test_add_chain_delta_is_phi_difference(corpus, first_order):
         coef, coef_sum = np.zeros(structure.n_weights), np.zeros(structure.n_weights)
         assert chain.add_chain_delta(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets[i], gold, pred,
-            gold.size, int(first_order), True, structure.rows.arrays, coef, coef_sum, 3,
+            gold.size, int(first_order), None, True, structure.rows.arrays, coef, coef_sum, 3,
             2.0, 3.0,
         )  # fmt: skip
         np.testing.assert_array_equal(coef_sum, 1.5 * coef)
@@ -169,17 +169,34 @@ def _dict_weights(model, coef):
 
 @settings(max_examples=30, deadline=None)
 @given(strategies.sparse_corpus(), st.integers(0, 2), st.integers(0, 2**31 - 1))
-def test_serial_and_parallel_batches_decode_alike(corpus, order, seed):
+def test_decoding_in_parts_decodes_alike(corpus, order, seed):
+    # prediction decodes a part of the sentences per thread: any split gives the paths
+    # of one call over them all
     sentences, _ = corpus
     encoded = _encode(sentences, 6)
     structure = naive.full_chain(6, 3, order)
     coef = np.random.default_rng(seed).normal(size=structure.n_weights)
     arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-              structure.rows.arrays, coef)  # fmt: skip
-    np.testing.assert_array_equal(
-        chain.predict_batch(*arrays, 3, order), chain.predict_batch_serial(*arrays, 3, order)
-    )
-    np.testing.assert_array_equal(
-        beam.beam_predict_batch(*arrays, 3, order, 2),
-        beam.beam_predict_batch_serial(*arrays, 3, order, 2),
-    )
+              structure.rows.arrays, coef, 3, order, structure.trigrams)  # fmt: skip
+    longest = int(np.diff(encoded.offsets).max())
+    all_sentences = np.arange(len(sentences), dtype=np.int64)
+    parts = np.array_split(np.random.default_rng(seed).permutation(all_sentences), 3)
+
+    def viterbi_paths(groups):
+        paths = np.full(encoded.offsets[-1], -1, dtype=np.int32)
+        backptr2 = np.empty((longest, 3, 3), dtype=np.int32) if order == 2 else None
+        for group in groups:
+            chain.decode_sentences(*arrays, group, paths, np.empty((longest, 3)),
+                                   np.empty((longest, 3), dtype=np.int32), backptr2)  # fmt: skip
+        return paths
+
+    def beam_paths(groups):
+        paths = np.full(encoded.offsets[-1], -1, dtype=np.int32)
+        for group in groups:
+            beam.beam_decode_sentences(*arrays, 2, group, paths, np.empty((longest, 3)))
+        return paths
+
+    whole = viterbi_paths([all_sentences])
+    assert (whole >= 0).all()
+    np.testing.assert_array_equal(viterbi_paths(parts), whole)
+    np.testing.assert_array_equal(beam_paths(parts), beam_paths([all_sentences]))

@@ -89,9 +89,12 @@ def _kernel(chain, coef, corpus, n_chunks, parallel, weights=None):
     chunk_start = np.linspace(0, n_sentences, n_chunks + 1).astype(np.int64)
     log_z = np.full(n_chunks, np.nan)
     grads = np.full((n_chunks, coef.size), np.nan)
-    kernel = _crf.chunk_expectations if parallel else _crf.chunk_expectations_serial
-    kernel(indptr, indices, data, offsets, chain.rows.arrays, coef, chain.n_labels,
-           chunk_start, weights, log_z, grads)  # fmt: skip
+    chunks = np.arange(n_chunks, dtype=np.int64)
+    groups = np.array_split(chunks, 2) if parallel else [chunks]  # as threads take them
+    for group in groups:
+        _crf.chunk_expectations(indptr, indices, data, offsets, chain.rows.arrays, coef,
+                                chain.n_labels, chunk_start, group, weights, log_z,
+                                grads)  # fmt: skip
     empirical = np.zeros_like(coef)
     _crf.empirical_counts(indptr, indices, data, offsets, labels, chain.rows.arrays,
                           chain.n_labels, weights, empirical)  # fmt: skip

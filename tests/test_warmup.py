@@ -1,0 +1,131 @@
+"""Warm-up: ``skstruct.warmup`` compiles what real fits call, and a fit compiles what
+its predictions call. Each check runs in a new process, where only what that process
+calls is compiled or loaded from the disk cache."""
+
+import os
+import subprocess
+import sys
+import textwrap
+import threading
+
+import pytest
+
+import skstruct
+from skstruct.warmup import FAMILIES, cache_summary, warmup
+
+#: ``signatures()``: every (kernel, argument types) compiled or loaded in this process.
+#: (numba's compile events miss what comes from its disk cache: the dispatchers'
+#: signatures count both.)
+LISTENER = textwrap.dedent(
+    """
+    import importlib, pkgutil
+    import skstruct._kernels
+
+    def signatures():
+        found = set()
+        for info in pkgutil.iter_modules(skstruct._kernels.__path__):
+            module = importlib.import_module("skstruct._kernels." + info.name)
+            for name, kernel in vars(module).items():
+                for signature in getattr(kernel, "signatures", ()):
+                    found.add((info.name, name, str(signature)))
+        return found
+    """
+)
+
+
+def _run(code):
+    done = subprocess.run(
+        [sys.executable, "-c", LISTENER + textwrap.dedent(code)],
+        capture_output=True,
+        text=True,
+        timeout=900,
+    )
+    assert done.returncode == 0, done.stderr
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_a_warmed_up_process_compiles_nothing_in_real_fits():
+    # other data than warmup's (sizes, labels, features), the defaults of each family
+    last = _run(
+        """
+        import skstruct
+        from skstruct import Eisner, LinearChainCRF, StructuredPerceptron, StructuredSVM
+        from skstruct.datasets import make_chain_data
+        from skstruct.features import crfsuite_tutorial_features
+        from skstruct.warmup import _tree_data
+
+        skstruct.warmup("all")
+        tokens, y = make_chain_data(60, n_labels=7, n_words=90, random_state=5)
+        X = crfsuite_tutorial_features([[(w, "DT") for w in s] for s in tokens])
+        trees, labelled = _tree_data(30, seed=4)
+        heads = [[h for h, _ in s] for s in labelled]
+        before = signatures()
+        StructuredPerceptron(random_state=1).fit(X, y).predict(X)
+        LinearChainCRF().fit(X, y).predict(X)
+        StructuredSVM(random_state=1).fit(X, y).predict(X)
+        StructuredPerceptron(Eisner(), random_state=1).fit(trees, heads).predict(trees)
+        StructuredPerceptron(Eisner(), random_state=1).fit(trees, labelled).predict(trees)
+        print(sorted(signatures() - before))
+        """
+    )
+    assert last == "[]"
+
+
+def test_the_first_prediction_after_a_cold_fit_compiles_nothing(tmp_path):
+    # an empty cache: the fit compiles its kernels, and prediction runs one of them
+    # with the fit's argument types (numba's compile events count compilations)
+    code = textwrap.dedent(
+        """
+        from numba.core import event
+
+        from skstruct import Eisner, StructuredPerceptron
+        from skstruct.warmup import _chain_data, _tree_data
+
+        compiled = []
+
+        class Listener(event.Listener):
+            def on_start(self, e):
+                compiled.append(e.data["dispatcher"].py_func.__qualname__)
+
+            def on_end(self, e):
+                pass
+
+        X, _, y = _chain_data(30, seed=2)
+        trees, heads = _tree_data(20, seed=2)
+        chain = StructuredPerceptron(random_state=0).fit(X, y)
+        parser = StructuredPerceptron(Eisner(), random_state=0).fit(trees, heads)
+        event.register("numba:compile", Listener())
+        chain.predict(X)
+        parser.predict(trees)
+        print(compiled)
+        """
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path)}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          env=env, timeout=900)  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[]"
+
+
+def test_warmup_reports_each_family_and_refuses_unknown_ones():
+    seconds = warmup(["chains", "chains"])
+    assert list(seconds) == ["chains"] and seconds["chains"] >= 0
+    with pytest.raises(ValueError, match="Unknown kernel families \\['chain'\\]"):
+        warmup("chain")
+    with pytest.raises(ValueError, match="choose from"):
+        warmup([])
+    thread = warmup("parsers", background=True)
+    assert isinstance(thread, threading.Thread)
+    thread.join()
+    assert set(FAMILIES) == {"chains", "crf", "svm", "parsers"}
+    assert skstruct.warmup is warmup
+
+
+def test_cli_warmup_says_where_kernels_are_kept(capsys):
+    from skstruct.cli import main
+
+    assert main(["warmup", "chains"]) == 0
+    captured = capsys.readouterr()
+    assert captured.out.strip() == cache_summary()
+    assert "chains:" in captured.err
+    assert main(["warmup", "nonsense"]) == 2
