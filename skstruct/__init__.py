@@ -6,6 +6,7 @@ numba kernels and the scikit-learn estimator contract.
 """
 
 from ._persistence import ModelFormatError, load, save
+from ._warmup import kernel_cache_dir, warmup
 from .decoders import ArcEager, ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from .features import ArcFeatures, TokenFeatures
 from .learners import (
@@ -20,7 +21,6 @@ from .learners import (
     StructuredWeightedViolationsPerceptron,
 )
 from .pipeline import PredictedTags
-from .warmup import warmup
 
 __version__ = "0.1.0.dev0"
 
@@ -46,6 +46,7 @@ __all__ = [
     "TokenFeatures",
     "Viterbi",
     "__version__",
+    "kernel_cache_dir",
     "load",
     "save",
     "warmup",

@@ -244,7 +244,7 @@ def test_tree_scatter_touches_the_features_of_every_arc():
             if h != d:
                 np.add.at(expected, naive.arc_features(attrs.tolist(), h, d, 64), 1.0)
     ones = np.ones((n + 1, n + 1))
-    buffer = _tree.scratch(n, 1)[3]
+    buffer = _tree.scratch(n, None)[3]
     _eg.scatter_arcs(attrs, 0, n, ones, coef, 64, 1.0, buffer, False, dual._stamp, 0,
                      dual._ids, dual._saved)  # fmt: skip
     np.testing.assert_allclose(coef, expected)

@@ -237,7 +237,7 @@ def test_serial_twins_have_cache_entries_of_their_own():
     # numba files cached code by qualified name and line: a twin jitted from the same
     # function would load the parallel kernel's entry (or give it its own), and the
     # "parallel" kernel would run on one thread
-    from skstruct._kernels import beam, chain, swvp, tree
+    from skstruct._kernels import beam, chain, swvp
 
     pairs = [
         (chain.viterbi_decisions, chain.viterbi_decisions_serial),
@@ -245,7 +245,6 @@ def test_serial_twins_have_cache_entries_of_their_own():
         (chain.batch_pair_slots, chain.batch_pair_slots_serial),
         (chain.add_batch_emission_deltas, chain.add_batch_emission_deltas_serial),
         (swvp.swvp_decisions, swvp.swvp_decisions_serial),
-        (tree.tree_decisions, tree.tree_decisions_serial),
     ]
     for parallel, serial in pairs:
         assert parallel.targetoptions.get("parallel") and not serial.targetoptions.get("parallel")

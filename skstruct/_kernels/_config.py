@@ -34,9 +34,21 @@ def disk_cache_available():
 
 def kernel_cache_dir():
     """The directory numba keeps skstruct's compiled kernels in, or None when there is
-    none (they are compiled in memory): ``skstruct/_kernels/__pycache__`` when the
-    package is writable, else a directory under numba's per-user cache or
-    ``NUMBA_CACHE_DIR``."""
+    none (they are compiled in memory).
+
+    ``skstruct/_kernels/__pycache__`` when the package directory is writable, else a
+    directory under numba's per-user cache; ``NUMBA_CACHE_DIR`` overrides both.
+
+    Returns
+    -------
+    str or None
+
+    Examples
+    --------
+    >>> import skstruct
+    >>> skstruct.kernel_cache_dir() is None or isinstance(skstruct.kernel_cache_dir(), str)
+    True
+    """
     try:
         return FunctionCache(_probe)._cache_path
     except RuntimeError:

@@ -78,8 +78,9 @@ def store_block(start, length, capacity, pool_keys, pool_values, used, i, keys, 
         start[i], capacity[i] = used[0], room(m)
         used[0] += capacity[i]
     s = start[i]
-    pool_keys[s : s + m] = keys
-    pool_values[s : s + m] = values
+    for j in range(m):  # a slice copy would compile numba's shape-error formatting
+        pool_keys[s + j] = keys[j]
+        pool_values[s + j] = values[j]
     length[i] = m
     return True
 
@@ -318,7 +319,7 @@ def tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features, pr
     ``batch[b]``'s words go to ``pred[token_start[b]:]``."""
     longest = longest_sentence(offsets)
     for part in prange(part_start.shape[0] - 1):
-        arc, _, _, buffer, _, _ = scratch(longest, 1)
+        arc, _, _, buffer, _, _ = scratch(longest, None)
         for at in range(part_start[part], part_start[part + 1]):
             b = schedule[at]
             first = offsets[batch[b]]
@@ -338,7 +339,7 @@ def tree_epoch(
     (``heads``: every word's gold head; ``full`` is 2 or 0, the hashed weights never
     fill up)."""
     longest = longest_sentence(offsets)
-    arc, _, _, buffer, _, _ = scratch(longest, 1)
+    arc, _, _, buffer, _, _ = scratch(longest, None)
     gold_heads = np.full(longest + 1, -1, dtype=np.int64)
     pred_heads = np.full(longest + 1, -1, dtype=np.int64)
     no_labels = np.zeros(longest + 1, dtype=np.int64)

@@ -147,7 +147,7 @@ def tree_hinges(attrs, offsets, coef, n_features, gold, projective, single_root,
     under ``coef`` (per-word Hamming loss; ``gold`` the heads of all words), for each
     ``i`` of ``sentences`` (see :func:`chain_hinges`)."""
     longest = max(longest_sentence(offsets), 1)
-    buffer = scratch(longest, 1)[3]
+    buffer = scratch(longest, None)[3]
     work = np.empty(longest)
     scores_rows = np.empty((longest + 1, longest + 1))
     augmented_rows = np.empty((longest + 1, longest + 1))

@@ -20,11 +20,12 @@ side" (``s == h``: ``d`` is ``h``'s first child on that side).
 """
 
 import numpy as np
-from numba import prange
 
-from ._config import njit, njit_parallel, serial_twin
+from ._config import njit
 
-FORM, POS, PREFIX, COARSE = 0, 1, 2, 3
+# numpy integers, not Python ints: numba types a Python int global as a literal, and a
+# kernel called with each column's literal would be compiled once per column
+FORM, POS, PREFIX, COARSE = (np.int64(column) for column in range(4))
 N_ATTRS = 3  # without the optional COARSE column
 UNKNOWN, ROOT, NONE = 0, 1, 2
 N_RESERVED = 3
@@ -119,7 +120,9 @@ def arc_feature_ids(attrs, start, n, h, d, n_features, out):
     """
     k = _fine_arc_ids(attrs, start, n, h, d, n_features, out)
     if has_coarse(attrs):
-        k = _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k)
+        # np.int64: k may be typed as a literal where the fine ids are inlined, and a
+        # literal argument compiles a copy of its own
+        k = _coarse_arc_ids(attrs, start, n, h, d, n_features, out, np.int64(k))
     return k
 
 
@@ -351,7 +354,9 @@ def single_root_penalty(arc, n):
     return penalty
 
 
-@njit
+# an explicit signature: called with literal directions and kinds, the helper would be
+# compiled once per combination of literals (5 copies)
+@njit("void(int64[:, ::1], int64, int64, int64, int64, int64)")
 def _push(stack, i, a, b, c, d):
     stack[i, 0], stack[i, 1], stack[i, 2], stack[i, 3] = a, b, c, d
 
@@ -674,12 +679,15 @@ def chu_liu_edmonds(arc):
 
 
 @njit
-def scratch(longest, order):
+def scratch(longest, siblings):
     """Work arrays for sentences of up to ``longest`` words: (arc, sib, best_label,
-    buffer, states, labels)."""
+    buffer, states, labels); ``sib`` a dummy without ``siblings`` (None)."""
     N = longest + 1
     arc = np.empty((N, N))
-    sib = np.empty((N, N, N)) if order == 2 else np.empty((1, 1, 1))
+    if siblings is None:
+        sib = np.empty((1, 1, 1))
+    else:
+        sib = np.empty((N, N, N))
     best_label = np.zeros((N, N), dtype=np.int64)
     size = arc_width(N, True) + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES
     buffer = np.empty(size, dtype=np.int64)
@@ -689,25 +697,33 @@ def scratch(longest, order):
 
 
 @njit
-def decode(attrs, start, n, coef, n_features, order, projective, single_root, n_labels, work):
-    """Best tree of one sentence under ``coef``: its heads, and with ``n_labels > 0`` the
-    labels in ``work[5]`` (``work`` from :func:`scratch`)."""
+def decode(attrs, start, n, coef, n_features, siblings, non_projective, single_root, n_labels,
+           work):  # fmt: skip
+    """Best tree of one sentence under ``coef``: its heads, and with relation labels the
+    labels in ``work[5]`` (``work`` from :func:`scratch`).
+
+    What to search is given by types, so that numba compiles only that decoder (see
+    "What a first run compiles" in the architecture notes): ``siblings`` None (first
+    order) or True (second order, Eisner with siblings); ``non_projective`` None
+    (Eisner) or True (Chu-Liu-Edmonds); ``n_labels`` None (unlabelled) or the number of
+    relation labels.
+    """
     arc, sib, best_label, buffer, states, labels = work
     arc_view = arc[: n + 1, : n + 1]
     arc_scores(attrs, start, n, coef, n_features, arc_view, buffer)
-    if n_labels > 0:
+    if n_labels is not None:
         add_label_scores(attrs, start, n, coef, n_features, n_labels, arc_view, best_label, states)
     if single_root:
         single_root_penalty(arc_view, n)
-    if order == 2:
+    if siblings is not None:
         sib_view = sib[: n + 1, : n + 1, : n + 1]
         sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
         heads = eisner2(arc_view, sib_view, n)
-    elif projective:
+    elif non_projective is None:
         heads = eisner(arc_view, n)
     else:
         heads = chu_liu_edmonds(arc_view)
-    if n_labels > 0:
+    if n_labels is not None:
         for d in range(1, n + 1):
             labels[d] = best_label[heads[d], d]
     return heads
@@ -754,10 +770,11 @@ def head_vector_score(arc, sib, lab, heads, labels, n, order, n_labels):
 
 @njit
 def add_tree_features(
-    attrs, start, n, heads, labels, coef, n_features, order, n_labels, scale, buffer, states
+    attrs, start, n, heads, labels, coef, n_features, siblings, n_labels, scale, buffer, states
 ):
     """``coef[phi(x, heads, labels)] += scale``: arc features, label features when
-    ``n_labels > 0``, sibling features at order 2.
+    ``n_labels`` is not None, sibling features when ``siblings`` is not None (see
+    :func:`decode`).
 
     ``heads`` may be any head vector, a tree or not (a mixed assignment of SWVP).
     """
@@ -765,13 +782,13 @@ def add_tree_features(
         k = arc_feature_ids(attrs, start, n, heads[d], d, n_features, buffer)
         for j in range(k):
             coef[buffer[j]] += scale
-        if n_labels > 0:
+        if n_labels is not None:
             k = label_feature_ids(
                 attrs, start, n, heads[d], d, labels[d], n_features, states, buffer
             )
             for j in range(k):
                 coef[buffer[j]] += scale
-    if order == 2:
+    if siblings is not None:
         parts = np.empty((n, 3), dtype=np.int64)
         for p in range(sibling_parts(heads, n, parts)):
             h, s, d = parts[p, 0], parts[p, 1], parts[p, 2]
@@ -782,24 +799,25 @@ def add_tree_features(
 
 @njit
 def learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef, coef_sum, n_seen,
-               n_features, order, n_labels, buffer, states):  # fmt: skip
+               n_features, siblings, n_labels, buffer, states):  # fmt: skip
     """The perceptron update of one parsed sentence, with lazy averaging, when a head or
-    (``n_labels > 0``) a label is wrong. Returns (whether it was a mistake, wrong heads).
+    (``n_labels`` not None) a label is wrong. Returns (whether it was a mistake, wrong
+    heads).
     """
     wrong_heads, wrong = 0, False
     for d in range(1, n + 1):
         if pred[d] != gold[d]:
             wrong_heads += 1
             wrong = True
-        elif n_labels > 0 and pred_labels[d] != gold_labels[d]:
+        elif n_labels is not None and pred_labels[d] != gold_labels[d]:
             wrong = True
     if wrong:
         for target, t in ((coef, 1.0), (coef_sum, float(n_seen))):
             if t == 0.0:
                 continue
-            add_tree_features(attrs, start, n, gold, gold_labels, target, n_features, order,
+            add_tree_features(attrs, start, n, gold, gold_labels, target, n_features, siblings,
                               n_labels, t, buffer, states)  # fmt: skip
-            add_tree_features(attrs, start, n, pred, pred_labels, target, n_features, order,
+            add_tree_features(attrs, start, n, pred, pred_labels, target, n_features, siblings,
                               n_labels, -t, buffer, states)  # fmt: skip
     return wrong, wrong_heads
 
@@ -814,18 +832,19 @@ def max_length(offsets):
 
 @njit
 def perceptron_epoch(
-    attrs, offsets, heads, labels, visit, coef, coef_sum, n_seen, n_features, order,
-    projective, single_root, n_labels,
+    attrs, offsets, heads, labels, visit, coef, coef_sum, n_seen, n_features, siblings,
+    non_projective, single_root, n_labels,
 ):  # fmt: skip
     """One perceptron epoch over the sentences in ``visit``, with lazy averaging.
 
     ``heads`` and ``labels`` hold every word's gold head and label id (ignored when
-    ``n_labels == 0``), sentence by sentence, aligned with the rows of ``attrs``. A
+    ``n_labels`` is None: unlabelled), sentence by sentence, aligned with the rows of
+    ``attrs``; ``siblings``, ``non_projective`` and ``n_labels`` as in :func:`decode`. A
     sentence is a mistake when a head or a label is wrong. Updates ``coef`` and
     ``coef_sum`` in place; returns (mistakes, correct heads before each update,
     examples seen).
     """
-    work = scratch(max_length(offsets), order)
+    work = scratch(max_length(offsets), siblings)
     buffer, states = work[3], work[4]
     N = work[0].shape[0]
     gold = np.empty(N, dtype=np.int64)
@@ -840,11 +859,12 @@ def perceptron_epoch(
         n = offsets[i + 1] - start
         one_based_tree(heads, labels, start, n, n_labels, gold, gold_labels)
         # prediction's loop, on one sentence: a fit compiles what predicting runs
-        decode_trees(attrs, offsets, visit[step : step + 1], coef, n_features, order, projective,
-                     single_root, n_labels, work, heads_out, labels_out)  # fmt: skip
+        decode_trees(attrs, offsets, visit[step : step + 1], coef, n_features, siblings,
+                     non_projective, single_root, n_labels, work, heads_out,
+                     labels_out)  # fmt: skip
         one_based_tree(heads_out, labels_out, start, n, n_labels, pred, pred_labels)
         wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef,
-                                        coef_sum, n_seen, n_features, order, n_labels, buffer,
+                                        coef_sum, n_seen, n_features, siblings, n_labels, buffer,
                                         states)  # fmt: skip
         correct += n - wrong_heads
         mistakes += wrong
@@ -854,53 +874,29 @@ def perceptron_epoch(
 
 @njit
 def one_based_tree(heads, labels, start, n, n_labels, out_heads, out_labels):
-    """The heads (and labels) of words ``start:start + n`` of flat arrays, as the
-    decoders index them: word ``d`` at ``d`` (1..n), the root's head ``-1`` at 0."""
+    """The heads (and labels, unless ``n_labels`` is None) of words ``start:start + n``
+    of flat arrays, as the decoders index them: word ``d`` at ``d`` (1..n), the root's
+    head ``-1`` at 0."""
     out_heads[0] = -1
     for d in range(1, n + 1):
         out_heads[d] = heads[start + d - 1]
-        if n_labels > 0:
+        if n_labels is not None:
             out_labels[d] = labels[start + d - 1]
 
 
-@njit_parallel
-def tree_decisions(attrs, offsets, batch, token_start, coef, n_features, order, projective,
-                   single_root, n_labels, heads_out, labels_out, schedule, part_start):  # fmt: skip
-    """Best trees of the sentences ``batch`` against the same weights, in parallel (a
-    thread a part of ``balance.balanced_parts``): heads and label ids (zeros when
-    unlabelled) of sentence ``batch[b]``'s words go to ``heads_out``/``labels_out`` from
-    ``token_start[b]`` on. Each sentence writes only its own entries, so the result does
-    not depend on the number of threads."""
-    for part in prange(part_start.shape[0] - 1):
-        for k in range(part_start[part], part_start[part + 1]):
-            b = schedule[k]
-            start = offsets[batch[b]]
-            n = offsets[batch[b] + 1] - start
-            work = scratch(n, order)
-            pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
-                          n_labels, work)  # fmt: skip
-            at = token_start[b]
-            for d in range(1, n + 1):
-                heads_out[at + d - 1] = pred[d]
-                labels_out[at + d - 1] = work[5][d]
-
-
-#: The same, one thread.
-tree_decisions_serial = serial_twin(tree_decisions)
-
-
 @njit
-def decode_trees(attrs, offsets, sentences, coef, n_features, order, projective, single_root,
-                 n_labels, work, heads_out, labels_out):  # fmt: skip
+def decode_trees(attrs, offsets, sentences, coef, n_features, siblings, non_projective,
+                 single_root, n_labels, work, heads_out, labels_out):  # fmt: skip
     """Best trees of the sentences ``sentences`` under ``coef``: the heads and label ids
     (zeros when unlabelled) of sentence ``i``'s words go to ``heads_out`` and
     ``labels_out`` at ``offsets[i]:offsets[i + 1]`` (``work``: :func:`scratch` for the
-    longest sentence). The one decoding loop of prediction (a part of the sentences per
-    thread: the kernel holds no GIL) and of :func:`perceptron_epoch`."""
+    longest sentence; the options as in :func:`decode`). The one decoding loop of
+    prediction, of a minibatch's decisions (a part of the sentences per thread: the
+    kernel holds no GIL) and of :func:`perceptron_epoch`."""
     for s in range(sentences.shape[0]):
         start = offsets[sentences[s]]
         n = offsets[sentences[s] + 1] - start
-        pred = decode(attrs, start, n, coef, n_features, order, projective, single_root,
+        pred = decode(attrs, start, n, coef, n_features, siblings, non_projective, single_root,
                       n_labels, work)  # fmt: skip
         for d in range(1, n + 1):
             heads_out[start + d - 1] = pred[d]
@@ -909,16 +905,17 @@ def decode_trees(attrs, offsets, sentences, coef, n_features, order, projective,
 
 @njit
 def apply_tree_decisions(
-    attrs, offsets, heads, labels, batch, token_start, pred_heads, pred_labels, coef, coef_sum,
-    n_seen, n_features, order, n_labels,
+    attrs, offsets, heads, labels, batch, pred_heads, pred_labels, coef, coef_sum, n_seen,
+    n_features, siblings, n_labels,
 ):  # fmt: skip
-    """The updates for the trees ``tree_decisions`` found, applied in order with lazy
+    """The updates for the trees :func:`decode_trees` found for ``batch`` (in their
+    sentences' places of ``pred_heads``, ``pred_labels``), applied in order with lazy
     averaging (the second half of a minibatch epoch). Returns (mistakes, correct heads,
     n_seen), as ``perceptron_epoch``."""
     longest = 0
     for b in range(batch.shape[0]):
         longest = max(longest, offsets[batch[b] + 1] - offsets[batch[b]])
-    work = scratch(longest, order)
+    work = scratch(longest, siblings)
     buffer, states = work[3], work[4]
     N = longest + 1
     gold, gold_labels = np.empty(N, dtype=np.int64), np.zeros(N, dtype=np.int64)
@@ -928,9 +925,9 @@ def apply_tree_decisions(
         start = offsets[batch[b]]
         n = offsets[batch[b] + 1] - start
         one_based_tree(heads, labels, start, n, n_labels, gold, gold_labels)
-        one_based_tree(pred_heads, pred_labels, token_start[b], n, n_labels, pred, pred_label)
+        one_based_tree(pred_heads, pred_labels, start, n, n_labels, pred, pred_label)
         wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_label, coef,
-                                        coef_sum, n_seen, n_features, order, n_labels, buffer,
+                                        coef_sum, n_seen, n_features, siblings, n_labels, buffer,
                                         states)  # fmt: skip
         correct += n - wrong_heads
         mistakes += wrong

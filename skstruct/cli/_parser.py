@@ -3,9 +3,9 @@
 import argparse
 
 from .. import __version__
+from .._warmup import FAMILIES
 from ..decoders import DECODERS
 from ..updates import UPDATE_RULES
-from ..warmup import FAMILIES
 from ._apply import run_evaluate, run_predict
 from ._common import (
     ALGORITHMS,

@@ -61,11 +61,12 @@ class _TreeDecoder(Decoder):
         heads, labels = np.empty(offsets[-1], np.int64), np.zeros(offsets[-1], np.int64)
         # the arguments' types are those of the perceptron's epoch, which decodes through
         # the same kernel: after a fit, predicting compiles nothing
-        args = (encoded.attrs, offsets, coef, structure.n_features, self._order,
-                self.projective, structure.single_root, structure.n_labels)  # fmt: skip
+        args = (encoded.attrs, offsets, coef, structure.n_features, structure.siblings,
+                None if self.projective else True, structure.single_root,
+                structure.label_count)  # fmt: skip
 
         def decode(sentences):
-            work = _tree.scratch(longest_sentence(offsets), self._order)
+            work = _tree.scratch(longest_sentence(offsets), structure.siblings)
             _tree.decode_trees(*args[:2], sentences, *args[2:], work, heads, labels)
 
         in_parts(decode, offsets, current_threads(), power=3)

@@ -101,6 +101,7 @@ class BaseStructuredLearner(StructuredModel):
             self._discard_fit()
             raise
         self._set_model(self._current_model() if best is None else best)
+        self._compile_prediction(encoded)
         return self
 
     def _train(self, data, dev, interrupt):

@@ -237,7 +237,7 @@ class TreeDual:
             theta[gold, np.arange(1, n + 1)] = gold_potential(n)
             self.expected_loss[i] = self._marginals(i, theta, self._square(self.mu, i))
         longest = int(np.max(lengths, initial=1))
-        self._buffer = _tree.scratch(longest, 1)[3]
+        self._buffer = _tree.scratch(longest, None)[3]
         self._scores = np.empty((longest + 1, longest + 1))
         self._stamp = np.zeros(structure.n_features, dtype=np.int64)
         self._mark = 0

@@ -28,6 +28,7 @@ from ..updates import (
     StandardUpdate,
 )
 from ..updates.mixed import COUNT_NAMES
+from ..utils.parts import longest_sentence, on_threads
 
 #: (structure type, decoder type, rule type) -> (covers, epoch)
 FUSED_EPOCHS = {}
@@ -144,29 +145,44 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
 def _tree_perceptron_epoch(structure, decoder, rule, encoded, outputs, order, state, minibatch):
     """Collins' perceptron on trees: Eisner or Chu-Liu-Edmonds and full updates."""
     heads, labels = structure.split_outputs(outputs)
+    options = (structure.siblings, None if decoder.projective else True, structure.single_root,
+               structure.label_count)  # fmt: skip
     if minibatch.size > 1:
-        mistakes = correct = 0
-        for batch in minibatch.batches(np.asarray(order, dtype=np.int64)):
-            starts = token_starts(encoded.offsets, batch)
-            pred_heads = np.empty(starts[-1], dtype=np.int64)
-            pred_labels = np.zeros(starts[-1], dtype=np.int64)
-            decide = minibatch.kernel(batch, _tree, "tree_decisions")
-            parts = minibatch.parts(encoded.offsets, batch, 3)
-            decide(encoded.attrs, encoded.offsets, batch, starts, state.coef, structure.n_features,
-                   structure.order, decoder.projective, structure.single_root, structure.n_labels,
-                   pred_heads, pred_labels, *parts)  # fmt: skip
-            wrong, right, state.n_seen = _tree.apply_tree_decisions(
-                encoded.attrs, encoded.offsets, heads, labels, batch, starts, pred_heads,
-                pred_labels, state.coef, state.coef_sum, state.n_seen, structure.n_features,
-                structure.order, structure.n_labels,
-            )  # fmt: skip
-            mistakes, correct = mistakes + wrong, correct + right
-        return _standard_stats(mistakes, correct)
+        return _tree_minibatch_epoch(structure, options, encoded, heads, labels, order, state,
+                                     minibatch)  # fmt: skip
     mistakes, correct, state.n_seen = _tree.perceptron_epoch(
         encoded.attrs, encoded.offsets, heads, labels, np.asarray(order, dtype=np.int64),
-        state.coef, state.coef_sum, state.n_seen, structure.n_features, structure.order,
-        decoder.projective, structure.single_root, structure.n_labels,
+        state.coef, state.coef_sum, state.n_seen, structure.n_features, *options,
     )  # fmt: skip
+    return _standard_stats(mistakes, correct)
+
+
+def _tree_minibatch_epoch(structure, options, encoded, heads, labels, order, state, minibatch):
+    """Minibatches of trees: a batch's trees decoded against the weights it starts from
+    (``decode_trees`` on a part of the batch per thread, parts of near-equal cubic cost),
+    then its updates applied in order."""
+    offsets, n_tokens = encoded.offsets, encoded.offsets[-1]
+    pred_heads, pred_labels = np.empty(n_tokens, np.int64), np.zeros(n_tokens, np.int64)
+    # a work array per part (there are at most ``threads`` parts): each call its own
+    works = [_tree.scratch(longest_sentence(offsets), options[0]) for _ in range(minibatch.threads)]
+    mistakes = correct = 0
+    for batch in minibatch.batches(np.asarray(order, dtype=np.int64)):
+        schedule, part_start = minibatch.parts(offsets, batch, 3)
+        parts = [(works[p], batch[schedule[part_start[p] : part_start[p + 1]]])
+                 for p in range(part_start.size - 1)]  # fmt: skip
+
+        def decide(part):
+            work, sentences = part
+            _tree.decode_trees(encoded.attrs, offsets, sentences, state.coef,
+                               structure.n_features, *options, work, pred_heads,
+                               pred_labels)  # fmt: skip
+
+        on_threads(decide, parts)
+        wrong, right, state.n_seen = _tree.apply_tree_decisions(
+            encoded.attrs, offsets, heads, labels, batch, pred_heads, pred_labels, state.coef,
+            state.coef_sum, state.n_seen, structure.n_features, options[0], options[3],
+        )  # fmt: skip
+        mistakes, correct = mistakes + wrong, correct + right
     return _standard_stats(mistakes, correct)
 
 

@@ -304,6 +304,14 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         with ``coef`` (default: ``coef_``)."""
         return self._token_accuracy(data, self.coef_ if coef is None else coef)
 
+    def _compile_prediction(self, encoded):
+        """Decode one sentence of ``encoded`` with the fitted model, so that the first
+        ``predict`` compiles nothing: a learner whose epochs decode through kernels of
+        their own compiles prediction's kernel here, in ``fit`` (from numba's disk cache,
+        it is loaded in milliseconds)."""
+        if encoded.n_sentences:
+            self._predict_ids(encoded.take(np.arange(1)), self.coef_)
+
     def _prediction_threads(self):
         return kernel_threads(getattr(self, "n_jobs", None))
 

@@ -356,6 +356,7 @@ default=1000, 10, 20
         self.n_iter_ = int(result.nit)
         self.stop_reason_ = result.message
         self.history_ = history
+        self._compile_prediction(encoded)
         return self
 
     def _lbfgs(self, encoded, labels, fixed, counts, record, history):

@@ -249,6 +249,7 @@ class ExponentiatedGradientSSVM(StructuredModel):
         except KeyboardInterrupt:  # a second Ctrl-C: nothing half-trained stays behind
             self._discard_fit()
             raise
+        self._compile_prediction(encoded)
         return self
 
     def _train_eg(self, encoded, gold, weights, dev, rng, interrupt):

@@ -37,6 +37,18 @@ class ArcFactoredTree(FixedLayout):
         self.n_labels = n_labels
 
     @property
+    def siblings(self):
+        """What the decoding kernels take for second-order parts: True at order 2,
+        None at order 1 (numba then compiles no sibling code)."""
+        return True if self.order == 2 else None
+
+    @property
+    def label_count(self):
+        """What the decoding kernels take for the relation labels: their number, or
+        None for an unlabelled parser (numba then compiles no label code)."""
+        return self.n_labels or None
+
+    @property
     def n_weights(self):
         return self.n_features
 
@@ -57,7 +69,7 @@ class ArcFactoredTree(FixedLayout):
     def scores(self, encoded, i, coef):
         """The part scores of sentence ``i``: a :class:`TreeScores` (no root penalty)."""
         start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
-        attrs, (arc, sib, _, buffer, states, _) = encoded.attrs, _tree.scratch(n, self.order)
+        attrs, (arc, sib, _, buffer, states, _) = encoded.attrs, _tree.scratch(n, self.siblings)
         _tree.arc_scores(attrs, start, n, coef, self.n_features, arc, buffer)
         if self.order == 2:
             _tree.sibling_scores(attrs, start, n, coef, self.n_features, sib, buffer)
@@ -148,8 +160,8 @@ class ArcFactoredTree(FixedLayout):
         for outputs, sign in ((gold, 1.0), (pred, -1.0)):
             heads, labels = self._full(outputs)
             _tree.add_tree_features(
-                attrs, start, n, heads, labels, coef, self.n_features, self.order,
-                self.n_labels, sign * scale, buffer, states,
+                attrs, start, n, heads, labels, coef, self.n_features, self.siblings,
+                self.label_count, sign * scale, buffer, states,
             )  # fmt: skip
 
 

@@ -37,8 +37,6 @@ FAMILIES = {
     "on CoNLL-U token dicts, fit and predict",
 }
 
-__all__ = ["FAMILIES", "kernel_cache_dir", "warmup"]
-
 
 def warmup(families=("chains", "crf", "svm", "parsers"), *, background=False):
     """Compile the kernels of the model families ``families`` now (or load them from
