@@ -6,7 +6,7 @@ numba kernels and the scikit-learn estimator contract.
 """
 
 from ._persistence import ModelFormatError, load, save
-from ._warmup import kernel_cache_dir, warmup
+from .compilation import kernel_cache_dir, warmup
 from .decoders import ArcEager, ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from .features import ArcFeatures, TokenFeatures
 from .learners import (

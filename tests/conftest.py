@@ -106,6 +106,16 @@ def _locate(folder):
     return where
 
 
+@pytest.fixture
+def sparse_rows(monkeypatch):
+    """Chain learners start with sparse emission rows whatever their label count (by
+    default few labels get dense rows, which never grow): for tests of the growth of
+    the emission pool."""
+    import skstruct.decoders.chain
+
+    monkeypatch.setattr(skstruct.decoders.chain, "DENSE_PAIRS", 0)
+
+
 @pytest.fixture(scope="session")
 def corpus():
     """``corpus(folder)``: the Path of a real corpus folder; fails the test when it is missing."""

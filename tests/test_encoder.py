@@ -96,7 +96,7 @@ def test_unseen_features_are_dropped():
         ({"w": ["a", 2]}, TypeError, r"Example 1: token 0 lists 2 as a feature name under 'w'"),
         ({"w": [("a", None)]}, TypeError, r"Example 1: token 0 lists \('a', None\) as a"),
         ([["a"]], TypeError, r"Example 1: token 0 lists \['a'\] as a feature name"),
-        ({"w": b"x"}, TypeError, r"Example 1: token 0 .*bytes"),
+        ({"w": bytearray(b"x")}, TypeError, r"Example 1: token 0 .*bytearray"),
         ("word", TypeError, r"Example 1: token 0 is a str.*TokenFeatures"),
     ],
 )

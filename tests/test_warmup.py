@@ -11,7 +11,7 @@ import threading
 import pytest
 
 import skstruct
-from skstruct._warmup import FAMILIES, cache_summary, warmup
+from skstruct.compilation import FAMILIES, cache_summary, warmup
 
 #: ``signatures()``: every (kernel, argument types) compiled or loaded in this process.
 #: (numba's compile events miss what comes from its disk cache: the dispatchers'
@@ -52,7 +52,7 @@ def test_a_warmed_up_process_compiles_nothing_in_real_fits():
         from skstruct import Eisner, LinearChainCRF, StructuredPerceptron, StructuredSVM
         from skstruct.datasets import make_chain_data
         from skstruct.features import crfsuite_tutorial_features
-        from skstruct._warmup import _tree_data
+        from skstruct.compilation import _tree_data
 
         skstruct.warmup("all")
         tokens, y = make_chain_data(60, n_labels=7, n_words=90, random_state=5)
@@ -79,7 +79,7 @@ def test_the_first_prediction_after_a_cold_fit_compiles_nothing(tmp_path):
         from numba.core import event
 
         from skstruct import Eisner, StructuredPerceptron
-        from skstruct._warmup import _chain_data, _tree_data
+        from skstruct.compilation import _chain_data, _tree_data
 
         compiled = []
 

@@ -3,7 +3,7 @@
 import argparse
 
 from .. import __version__
-from .._warmup import FAMILIES
+from ..compilation import FAMILIES
 from ..decoders import DECODERS
 from ..updates import UPDATE_RULES
 from ._apply import run_evaluate, run_predict

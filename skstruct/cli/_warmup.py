@@ -1,6 +1,6 @@
 """``skstruct warmup``: compile the kernels ahead of the first fit."""
 
-from .._warmup import FAMILIES, cache_summary, warmup
+from ..compilation import FAMILIES, cache_summary, warmup
 from ._common import info
 
 

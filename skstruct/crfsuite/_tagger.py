@@ -35,7 +35,9 @@ class Tagger:
     >>> tagger.tag(X[0])
     ['A', 'B']
     >>> tagger.set(X[0])
-    >>> round(tagger.probability(["A", "B"]), 2) == round(tagger.marginal("A", 0), 2)
+    >>> tagger.probability(["A", "B"]) > tagger.probability(["B", "A"])
+    True
+    >>> tagger.marginal("A", 0) > 0.5
     True
     """
 

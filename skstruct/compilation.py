@@ -1,4 +1,4 @@
-"""Compile skstruct's kernels ahead of the first real fit, and say where they are kept.
+"""Compiling skstruct's kernels ahead of the first real fit, and where they are kept.
 
 numba compiles a kernel the first time it is called with new argument types, and keeps
 the machine code in a disk cache (see :func:`kernel_cache_dir`), so a fresh install, a
