@@ -275,10 +275,10 @@ def add_chain_delta(
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
     emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels,
                                                                         trigrams)  # fmt: skip
-    slots = token_pair_slots(
+    room, slots = token_pair_slots(
         rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, emission, emission_sum
     )
-    if slots is None:
+    if not room:
         return False
     add_chain_delta_to(indptr, data, lo, gold, pred, n_tokens, order, with_stop, slots,
                        emission, transition, start, stop, trigram, scale)  # fmt: skip
