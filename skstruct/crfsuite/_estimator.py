@@ -425,8 +425,9 @@ calibration_max_trials : optional
     def tagger_(self):
         """python-crfsuite's ``Tagger`` calls (``labels``, ``tag``, ``set``,
         ``probability``, ``marginal``, ``info``) on the fitted model; None before fit."""
-        model = self._fitted_attribute("classes_") is not None and self._model()
-        if not model:
+        try:
+            model = self._model()
+        except AttributeError:  # NotFittedError is one
             return None
         tagger = self.__dict__.get("_tagger")
         if tagger is None or tagger.model is not model:  # fitted again since
