@@ -129,3 +129,68 @@ def test_cli_warmup_says_where_kernels_are_kept(capsys):
     assert captured.out.strip() == cache_summary()
     assert "chains:" in captured.err
     assert main(["warmup", "nonsense"]) == 2
+
+
+def test_binary_and_real_valued_features_reach_the_kernels_as_one_type():
+    # numba compiles a kernel once per argument types, read-only arrays included: binary
+    # features (no stored values) and real-valued ones must not double a process's kernels
+    import numba
+    import numpy as np
+
+    from skstruct.features import TokenDictEncoder
+
+    binary = TokenDictEncoder().fit_transform([[{"w": "a"}, {"w": "b", "title": True}]])
+    real = TokenDictEncoder().fit_transform([[{"w": "a", "len": 1.5}, {"w": "b"}]])
+    assert binary.data.size == 0 and real.data.size > 0
+    for field in binary._fields[:-1]:
+        assert numba.typeof(getattr(binary, field)) == numba.typeof(getattr(real, field)), field
+    assert numba.typeof(binary.data) == numba.typeof(np.zeros(1))
+
+
+def test_shards_that_arrive_read_only_train_on_writable_copies():
+    # ray's object store and joblib's memory maps give workers read-only arrays, for
+    # which numba would compile every kernel of an epoch a second time
+    import numba
+    import numpy as np
+
+    from skstruct.features import TokenDictEncoder
+    from skstruct.learners import _shard_cache
+
+    encoded = TokenDictEncoder().fit_transform([[{"w": "a", "len": 1.5}, {"w": "b"}]])
+    labels = np.zeros(encoded.n_tokens, dtype=np.int32)
+    frozen = []
+    for array in (*encoded[:-1], labels):
+        view = array.view()
+        view.flags.writeable = False
+        frozen.append(view)
+    sent = (type(encoded)(*frozen[:-1], encoded.n_features), frozen[-1])
+    kept = _shard_cache.shard(_shard_cache.ShardRef("read-only-test", 0, sent))
+    _shard_cache.forget("read-only-test")
+    assert type(kept[0]) is type(encoded) and kept[0].n_features == encoded.n_features
+    for got, want in zip((*kept[0][:-1], kept[1]), (*encoded[:-1], labels)):
+        assert got.flags.writeable
+        assert numba.typeof(got) == numba.typeof(want)
+        np.testing.assert_array_equal(got, want)
+
+
+def test_kernels_call_kernels_with_typed_flags_not_literals():
+    # a Python constant passed from one kernel to another is typed as a literal
+    # (Literal[bool](False)), and the callee compiled a copy for it beside the one that
+    # calls from Python get; wherever the kernels below were compiled, none has one
+    from skstruct import BeamSearch, Eisner, StructuredPerceptron, StructuredSVM
+    from skstruct._kernels import arc_eager, bcfw, beam, chain, delta, transition
+    from skstruct.compilation import _chain_data, _tree_data
+
+    X, _, y = _chain_data(6)
+    StructuredPerceptron(BeamSearch(2), update="max_violation", max_iter=1).fit(X, y).predict(X)
+    StructuredSVM(max_iter=1).fit(X, y)
+    trees, labelled = _tree_data(4)
+    heads = [[head for head, _ in sentence] for sentence in labelled]
+    StructuredSVM(Eisner(), max_iter=1).fit(trees, heads)
+    kernels = [beam.beam_search, transition.beam_search, arc_eager.beam_search,
+               chain.viterbi_into, chain.add_chain_delta, delta.chain_delta, delta.tree_delta,
+               bcfw.chain_epoch]  # fmt: skip
+    assert any(kernel.signatures for kernel in kernels)
+    literal = [(kernel.__name__, str(s)) for kernel in kernels for s in kernel.signatures
+               if "Literal" in str(s)]  # fmt: skip
+    assert not literal

@@ -5,6 +5,7 @@ import types
 import warnings
 
 import numba
+import numpy as np
 from numba.core.caching import FunctionCache
 
 
@@ -74,6 +75,12 @@ if not CACHE:
 # skstruct/_kernels/__pycache__ before measuring, or the callers run the old code.
 njit = functools.partial(numba.njit, cache=CACHE, nogil=True)
 njit_parallel = functools.partial(numba.njit, cache=CACHE, nogil=True, parallel=True)
+
+# Flags and counts one kernel passes to another as numpy scalars, never as Python
+# constants: numba types a constant argument as a literal (``Literal[bool](True)``) and
+# compiles the callee once more for it, beside the copy that calls from Python get.
+TRUE, FALSE = np.bool_(True), np.bool_(False)
+ZERO, ONE = np.int64(0), np.int64(1)
 
 
 def serial_twin(kernel):

@@ -36,7 +36,7 @@ head and the s1/s2 context) are hashed with the action as the last word.
 
 import numpy as np
 
-from ._config import njit
+from ._config import FALSE, njit
 from .transition import _fresh
 from .tree import FORM, NONE, POS, _attr, _hash_finish, _hash_prefix, direction_distance
 
@@ -360,7 +360,7 @@ def predict_batch(attrs, offsets, coef, n_features, beam_size):
     for i in range(offsets.shape[0] - 1):
         start = offsets[i]
         n = offsets[i + 1] - start
-        heads = beam_search(attrs, start, n, coef, n_features, beam_size, no_gold, False)[0]
+        heads = beam_search(attrs, start, n, coef, n_features, beam_size, no_gold, FALSE)[0]
         for d in range(1, n + 1):
             out[start + d - 1] = heads[d]
     return out

@@ -12,7 +12,7 @@ search restarts from. Items are (label, parent slot at ``t - 1``).
 import numpy as np
 from numba import prange
 
-from ._config import njit, njit_parallel, serial_twin
+from ._config import FALSE, njit, njit_parallel, serial_twin
 from .chain import (
     add_chain_delta,
     apply_chain_decisions,
@@ -261,7 +261,7 @@ def beam_decode_sentences(indptr, indices, data, offsets, rows, coef, n_labels, 
         hi = offsets[sentences[s] + 1]
         unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
         path = beam_search(unary, hi - lo, transition, start, stop, trigram, order, beam_size,
-                           no_gold, False)[0]  # fmt: skip
+                           no_gold, FALSE)[0]  # fmt: skip
         for k in range(hi - lo):
             paths[lo + k] = path[k]
 
@@ -306,7 +306,7 @@ def search_sentence(indptr, indices, data, lo, n, gold, rows, emission, transiti
     best_is_gold)`` as ``beam_search`` gives them. ``unary``: a buffer of >= n rows."""
     unary_scores(indptr, indices, data, lo, lo + n, rows, emission, unary)
     result = beam_search(unary, n, transition, start, stop, trigram, order, beam_size, gold,
-                         False)  # fmt: skip
+                         FALSE)  # fmt: skip
     path, beam_labels, parents, _, best, gold_score, in_beam, best_is_gold, _ = result
     step = update_step(rule, best, gold_score, in_beam, best_is_gold, n)
     return step, path, beam_labels, parents, best, gold_score, best_is_gold

@@ -26,7 +26,7 @@ parallel lowering mis-handled a value typed None inside them (numba 0.68).
 import numpy as np
 from numba import prange
 
-from ._config import njit, njit_parallel, serial_twin
+from ._config import ONE, TRUE, njit, njit_parallel, serial_twin
 from .balance import balanced_parts, one_part, sentence_parts
 from .rows import add_token_scores, ensure, look_up_token_pairs, token_pair_slots
 from .values import feature_value
@@ -152,7 +152,7 @@ def viterbi2_into(unary, n_tokens, transition, start, stop, trigram, backptr, pa
     """
     L = unary.shape[1]
     if n_tokens == 1:
-        return viterbi_into(unary, 1, transition, start, stop, True, backptr[0], path)
+        return viterbi_into(unary, ONE, transition, start, stop, TRUE, backptr[0], path)
     best = np.empty((L, L))  # best[a, b]: best prefix ending with y_{i-1} = a, y_i = b
     prev_best = np.empty((L, L))
     for a in range(L):
@@ -198,7 +198,7 @@ def viterbi(unary, transition, start, stop):
     n_tokens, n_labels = unary.shape
     backptr = np.zeros((n_tokens, n_labels), dtype=np.int32)
     path = np.empty(n_tokens, dtype=np.int32)
-    score = viterbi_into(unary, n_tokens, transition, start, stop, True, backptr, path)
+    score = viterbi_into(unary, n_tokens, transition, start, stop, TRUE, backptr, path)
     return path, score
 
 
@@ -443,7 +443,7 @@ def perceptron_epoch(
                 n_wrong += 1
         if n_wrong > 0:
             if not add_chain_delta(indptr, indices, data, lo, gold, pred, n, order, trigrams,
-                                   True, rows, coef, coef_sum, n_labels, 1.0,
+                                   TRUE, rows, coef, coef_sum, n_labels, 1.0,
                                    float(n_seen)):  # fmt: skip
                 return n_seen, n_mistakes, n_correct, step
             n_mistakes += 1

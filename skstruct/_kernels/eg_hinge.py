@@ -10,7 +10,7 @@ objectives and the ``tol`` stops read off them.
 
 import numpy as np
 
-from ._config import njit
+from ._config import TRUE, njit
 from .bcfw import add_hamming_loss
 from .chain import longest_sentence, split_coef, unary_scores, viterbi_into
 from .tree import arc_scores, chu_liu_edmonds, eisner, scratch, single_root_penalty
@@ -128,7 +128,7 @@ def chain_hinges(indptr, indices, data, offsets, rows, coef, n_labels, gold, sen
         gold_path = gold[lo:hi]
         gold_score = _chain_path_score(unary, gold_path, n, transition, start, stop, work)
         add_hamming_loss(unary, n, gold_path)  # every wrong label earns 1
-        viterbi_into(unary, n, transition, start, stop, True, backptr, path)
+        viterbi_into(unary, n, transition, start, stop, TRUE, backptr, path)
         out[i] = _chain_path_score(unary, path, n, transition, start, stop, work) - gold_score
 
 

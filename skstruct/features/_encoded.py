@@ -6,9 +6,11 @@ import numpy as np
 
 from ..utils.arrays import concat_ranges
 
-#: The ``data`` of binary features (read-only: shared by all of them).
+#: The ``data`` of binary features, shared by all of them. Writable like every other
+#: ``data`` (it has no element to write): numba compiles a kernel once for each
+#: writable/read-only combination of its arguments, so a read-only one here compiled
+#: every chain kernel twice in a process that meets binary and real-valued features.
 _NO_VALUES = np.empty(0)
-_NO_VALUES.flags.writeable = False
 
 
 class EncodedSequences(NamedTuple):

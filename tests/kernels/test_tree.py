@@ -107,7 +107,8 @@ def test_nested_cycles_are_contracted_and_expanded():
 
 def _sentence(seed, n, vocab=7, coarse=False):
     rng = np.random.default_rng(seed)
-    return rng.integers(3, 3 + vocab, size=(n, tree.N_ATTRS + coarse))
+    # int32, as the parsers' encoder gives them: another dtype compiles every kernel again
+    return rng.integers(3, 3 + vocab, size=(n, tree.N_ATTRS + coarse), dtype=np.int32)
 
 
 def _buffer(attrs):
