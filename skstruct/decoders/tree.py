@@ -22,8 +22,9 @@ class _TreeDecoder(Decoder):
         (``n_labels`` relation labels, 0 for unlabelled parsing)."""
         self._validate_params()
         return ArcFactoredTree(
-            n_features, order=self._order, single_root=self.single_root, n_labels=n_labels or 0
-        )
+            n_features, order=self._order, single_root=self.single_root, n_labels=n_labels or 0,
+            projective=self.projective,
+        )  # fmt: skip
 
     @property
     def _order(self):

@@ -223,11 +223,10 @@ best_iteration_
                 gold = completed_gold(structure, scores, gold, i)
             pred = decoder.decode(structure, scores)
             stats["correct"] += int(np.count_nonzero(task.correct(structure, pred, gold)))
-            n_errors = int(np.count_nonzero(pred != gold))
-            if n_errors:
+            if np.any(pred != gold):
                 stats["mistakes"] += 1
                 margin = structure.margin(scores, gold, pred, 0, gold.shape[0])  # w . d
-                loss = max(n_errors - margin, 0.0)
+                loss = max(structure.loss(gold, pred) - margin, 0.0)
                 stats["loss"] += loss
                 keys, delta = structure.delta(encoded, i, gold, pred)
                 if loss > 0.0 and delta.size:

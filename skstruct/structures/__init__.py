@@ -1,5 +1,6 @@
 """What an output is: the output spaces (parts, weight layout, scores, feature deltas)."""
 
+from ._base import Structure
 from ._trace import OutputTrace, SearchTrace
 from .chain import ChainScores, LinearChain
 from .constraints import ChainConstraints, ForbiddenGoldWarning
@@ -16,6 +17,7 @@ __all__ = [
     "LinearChain",
     "OutputTrace",
     "SearchTrace",
+    "Structure",
     "TransitionScores",
     "TransitionSystem",
     "TransitionTrace",

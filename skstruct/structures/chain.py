@@ -6,13 +6,15 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import chain as _chain
+from .._kernels import chain_marginals as _chain_marginals
 from .._kernels import delta as _delta
 from .._kernels import rows as _rows
 from .._kernels import swvp as _swvp
+from ._base import Structure
 from .emission_rows import EmissionRows
 
 
-class LinearChain:
+class LinearChain(Structure):
     """A linear chain of order 0, 1 or 2 over ``n_labels`` labels and ``n_features`` features.
 
     Parts are (token feature, label) emissions; from order 1, label bigrams plus start
@@ -242,6 +244,36 @@ class LinearChain:
         if self.order == 2:
             total += scores.trigram[path[:-2], path[1:-1], path[2:]].sum()
         return float(total)
+
+    def score(self, scores, output):
+        """:meth:`path_score`, by the protocol's name (:class:`Structure`)."""
+        return self.path_score(scores, output)
+
+    @property
+    def has_marginals(self):
+        """Exact marginals by forward-backward: chains of order 0 and 1."""
+        return self.order <= 1
+
+    def marginals(self, scores):
+        """``(log Z, mu)`` over all label paths (orders 0 and 1): ``mu`` a
+        :class:`ChainScores` of token-label probabilities (``unary``), expected
+        transition counts (``transition``), and the first and last labels'
+        probabilities (``start``, ``stop``); at order 0 the parts that do not score
+        (transitions, start, stop) have marginals 0."""
+        if not self.has_marginals:
+            super().marginals(scores)
+        n, L = scores.unary.shape
+        mu_unary, mu_pair = np.empty((n, L)), np.empty((L, L))
+        if self.order == 0:
+            zero = np.zeros(L)
+            log_z = _chain_marginals.forward_backward(
+                scores.unary, n, np.zeros((L, L)), zero, zero, mu_unary, mu_pair
+            )
+            return log_z, ChainScores(mu_unary, np.zeros((L, L)), zero, zero.copy(), None)
+        log_z = _chain_marginals.forward_backward(
+            scores.unary, n, scores.transition, scores.start, scores.stop, mu_unary, mu_pair
+        )
+        return log_z, ChainScores(mu_unary, mu_pair, mu_unary[0].copy(), mu_unary[-1].copy(), None)
 
     def fix(self, scores, positions, labels):
         """``scores`` (a new :class:`ChainScores`) under which any path not labelling

@@ -6,10 +6,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ._base import Structure
 from ._fixed import FixedLayout
 
 
-class TransitionSystem(FixedLayout):
+class TransitionSystem(FixedLayout, Structure):
     """Parser actions (arc-standard, arc-eager, ...) scored by hashed state features
     conjoined with the action; the kernel module ``skstruct._kernels.<kernel>`` holds
     the system's oracle, search and features.

@@ -6,10 +6,12 @@ import numpy as np
 
 from .._kernels import delta as _delta
 from .._kernels import tree as _tree
+from .._kernels.tree_marginals import inside_outside, matrix_tree
+from ._base import Structure
 from ._fixed import FixedLayout
 
 
-class ArcFactoredTree(FixedLayout):
+class ArcFactoredTree(FixedLayout, Structure):
     """Dependency trees scored by hashed arc features, plus sibling features at order 2
     and arc-label features for labelled parsing.
 
@@ -28,13 +30,20 @@ class ArcFactoredTree(FixedLayout):
     n_labels : int, default=0
         Relation labels (0: unlabelled). Labels are scored per arc, so the best
         labelled tree is the best tree under ``arc + max_label`` scores: still exact.
+    projective : bool, default=True
+        The outputs are the projective trees (Eisner's), or all trees (Chu-Liu-Edmonds'):
+        what :meth:`marginals` sums over.
     """
 
-    def __init__(self, n_features, order=1, single_root=True, n_labels=0):
+    #: Saved models of earlier versions had no ``projective``: their decoders are Eisner.
+    projective = True
+
+    def __init__(self, n_features, order=1, single_root=True, n_labels=0, projective=True):
         self.n_features = n_features
         self.order = order
         self.single_root = single_root
         self.n_labels = n_labels
+        self.projective = projective
 
     @property
     def siblings(self):
@@ -114,6 +123,40 @@ class ArcFactoredTree(FixedLayout):
         return _tree.head_vector_score(
             scores.arc, scores.sib, scores.lab, heads, labels, scores.n, self.order, self.n_labels
         )
+
+    @property
+    def has_marginals(self):
+        """Exact marginals for first-order trees: inside-outside over projective trees,
+        the matrix-tree theorem over all trees (labels sum out arc by arc)."""
+        return self.order == 1
+
+    def marginals(self, scores):
+        """``(log Z, mu)`` over the trees (projective or all, single-rooted or not, as
+        the structure says) and, when labelled, their labels: ``mu`` a
+        :class:`TreeScores` of arc probabilities ``arc[h, d]`` and labelled-arc
+        probabilities ``lab[h, d, label]`` (``sib`` zeros).
+
+        A labelled tree scores ``sum arc[h, d] + lab[h, d, label]``, so the labels of an
+        arc sum out into its potential (``logsumexp`` over them) and share its
+        probability in proportion to ``exp(lab)``."""
+        if not self.has_marginals:
+            super().marginals(scores)
+        n = scores.n
+        theta = scores.arc[: n + 1, : n + 1].copy()
+        if self.n_labels:
+            lab = scores.lab[: n + 1, : n + 1]
+            top = lab.max(axis=2, keepdims=True)
+            top[~np.isfinite(top)] = 0.0
+            theta += np.log(np.exp(lab - top).sum(axis=2)) + top[:, :, 0]
+        mu = np.zeros((n + 1, n + 1))
+        kernel = inside_outside if self.projective else matrix_tree
+        log_z = kernel(theta, n, self.single_root, mu)
+        label_mu = np.zeros((1, 1, 1))
+        if self.n_labels:
+            share = np.exp(lab - top)
+            share /= np.maximum(share.sum(axis=2, keepdims=True), np.finfo(float).tiny)
+            label_mu = mu[:, :, None] * share
+        return log_z, TreeScores(mu, np.zeros_like(scores.sib), label_mu, n)
 
     def path_score(self, scores, outputs):
         """:meth:`score`, by the name chains give it."""

@@ -1,8 +1,9 @@
 """The passive-aggressive update (Crammer et al. 2006), as CRFsuite's
 ``train_passive_aggressive.c`` makes it for linear chains.
 
-For an example ``(x, y)`` whose decoded output ``y*`` differs from ``y`` on ``rho``
-tokens, with ``d = phi(x, y) - phi(x, y*)``, the cost
+For an example ``(x, y)`` whose decoded output ``y*`` differs from ``y`` with loss
+``rho = structure.loss(y, y*)`` (Hamming, the tokens labelled wrong, for chains), with
+``d = phi(x, y) - phi(x, y*)``, the cost
 
     loss = w . phi(x, y*) - w . phi(x, y) + sqrt(rho)      (error_sensitive)
     loss = w . phi(x, y*) - w . phi(x, y) + 1              (otherwise)
@@ -55,7 +56,8 @@ class PassiveAggressiveUpdate(UpdateRule):
     c : float > 0, default=1.0
         The aggressiveness ``C`` of PA-I and PA-II (unused by PA).
     error_sensitive : bool, default=True
-        Cost ``sqrt(rho)`` for ``rho`` wrongly labelled tokens, else ``1``.
+        Cost ``sqrt(rho)`` for an output of loss ``rho`` (``structure.loss``: the
+        number of wrongly labelled tokens for chains), else ``1``.
 
     Notes
     -----
@@ -115,12 +117,11 @@ class PassiveAggressiveUpdate(UpdateRule):
         """``[(tau, y, y*)]`` when ``y* != y`` (and the step is not zero), else ``[]``."""
         stats = self.epoch_stats() if stats is None else stats
         gold, pred = trace.gold, trace.path
-        n_errors = int(np.count_nonzero(gold != pred))
-        if n_errors == 0:
+        if not np.any(gold != pred):
             return []
         stats["mistakes"] += 1
         margin = structure.margin(scores, gold, pred, 0, gold.shape[0])  # w . d
-        cost = np.sqrt(n_errors) if self.error_sensitive else 1.0
+        cost = np.sqrt(structure.loss(gold, pred)) if self.error_sensitive else 1.0
         loss = max(float(cost - margin), 0.0)
         stats["loss"] += loss
         _, delta = structure.delta(example.encoded, example.index, gold, pred)

@@ -1,0 +1,66 @@
+"""Structure: the protocol every output space implements, and what the learners may ask.
+
+An output space says what the *parts* of an output are (a label at a position and a
+transition, an arc, a whole candidate ...) and how they are scored by a weight vector;
+everything else (decoders, update rules, solvers, learners) is written against the
+methods below, not against a particular structure.
+"""
+
+import numpy as np
+
+
+class Structure:
+    """The structure protocol (see :doc:`/architecture`, "How to add a structure").
+
+    Every structure has:
+
+    - ``n_weights``: the size of the weight vector it lays out;
+    - ``scores(encoded, i, coef)``: the potentials of example ``i``'s parts under the
+      weights ``coef`` (a named tuple of arrays, one per kind of part);
+    - ``score(scores, output)``: ``w . phi(x, output)``, the sum of the output's part
+      potentials;
+    - ``loss(gold, output)``: the task loss of ``output`` against ``gold``; Hamming over
+      output ids by default;
+    - ``delta(encoded, i, gold, pred)``: ``phi(x_i, gold) - phi(x_i, pred)`` as a sparse
+      vector ``(keys, values)``, and ``update(state, encoded, i, gold, pred, weight)``,
+      which adds ``weight`` times it to a training state.
+
+    Structures whose parts are scored before the search (not the transition systems,
+    whose action scores depend on the search's state) also have
+    ``augment(scores, gold)``: potentials under which every output scores ``score +
+    loss(gold, output)``, so that a decoder's argmax is the loss-augmented one.
+
+    Capabilities, declared by ``has_marginals``: ``marginals(scores)`` gives ``(log Z,
+    mu)``, the log-partition function over the structure's outputs and the part
+    marginals ``mu`` (the gradient of log Z with respect to the potentials: the same
+    named tuple as ``scores``, each part's probability, or expected count for parts
+    that occur several times in an output).
+    """
+
+    #: Whether :meth:`marginals` is exact for this structure's parameters.
+    has_marginals = False
+
+    def loss(self, gold, output):
+        """The loss of ``output`` against ``gold`` (output ids): the number of positions
+        where they differ (Hamming), as a float.
+
+        Examples
+        --------
+        >>> Structure().loss(np.array([0, 1, 2]), np.array([0, 2, 2]))
+        1.0
+        """
+        gold, output = np.asarray(gold), np.asarray(output)
+        if gold.shape != output.shape:
+            raise ValueError(
+                f"An output of shape {output.shape} cannot be compared with a gold output of "
+                f"shape {gold.shape}."
+            )
+        return float(np.count_nonzero(gold != output))
+
+    def marginals(self, scores):
+        """``(log Z, mu)`` of the distribution ``p(y) ∝ exp(score(scores, y))`` over this
+        structure's outputs (only where :attr:`has_marginals`)."""
+        raise NotImplementedError(
+            f"{type(self).__name__} with these parameters has no exact marginals "
+            f"(has_marginals is False)."
+        )
