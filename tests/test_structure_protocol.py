@@ -62,6 +62,17 @@ def _random_scores(structure, rng, n):
                       np.zeros((1, 1, 1)) if lab is None else lab, n)  # fmt: skip
 
 
+def _example(name, seed, n=3):
+    """A structure, a random generator and random part scores of an example of ``n``."""
+    structure, rng = STRUCTURES[name](), np.random.default_rng(seed)
+    return structure, rng, _random_scores(structure, rng, n)
+
+
+def _n_tokens(scores):
+    """The tokens (words) of the example that ``scores`` score."""
+    return scores.unary.shape[0] if isinstance(scores, ChainScores) else scores.n
+
+
 def _outputs(structure, n):
     """Every output of an example of ``n`` tokens or words, as output ids."""
     if isinstance(structure, LinearChain):
@@ -105,10 +116,8 @@ def test_loss_refuses_outputs_of_another_length():
 @structures
 @pytest.mark.parametrize("seed", range(3))
 def test_augment_adds_the_loss_to_every_outputs_score(name, seed):
-    structure, rng = STRUCTURES[name](), np.random.default_rng(seed)
-    n = 3
-    scores = _random_scores(structure, rng, n)
-    outputs = _outputs(structure, n)
+    structure, rng, scores = _example(name, seed)
+    outputs = _outputs(structure, _n_tokens(scores))
     gold = outputs[rng.integers(len(outputs))]
     augmented = structure.augment(scores, gold)
     for output in outputs:
@@ -149,11 +158,9 @@ def _enumerated(structure, scores, n):
 @with_marginals
 @pytest.mark.parametrize("seed", range(3))
 def test_marginals_equal_enumeration(name, seed):
-    structure, rng = STRUCTURES[name](), np.random.default_rng(seed)
-    n = 3
-    scores = _random_scores(structure, rng, n)
+    structure, _, scores = _example(name, seed)
     log_z, mu = structure.marginals(scores)
-    want_log_z, want = _enumerated(structure, scores, n)
+    want_log_z, want = _enumerated(structure, scores, _n_tokens(scores))
     assert log_z == pytest.approx(want_log_z, rel=1e-9, abs=1e-9)
     assert type(mu) is type(scores)
     for field, expected in want.items():
