@@ -92,7 +92,9 @@ def _outputs(structure, n):
 def test_every_structure_implements_the_protocol(name):
     structure = STRUCTURES[name]()
     assert isinstance(structure, Structure)
-    for method in ("scores", "score", "loss", "augment", "delta", "update", "marginals"):
+    methods = ("scores", "score", "loss", "augment", "delta", "update", "marginals",
+               "output_offsets")  # fmt: skip
+    for method in methods:
         assert callable(getattr(structure, method)), method
     assert isinstance(structure.has_marginals, bool)
 
@@ -228,3 +230,15 @@ def test_tree_delta_is_the_difference_of_the_outputs_scores(labelled):
         keys, values = structure.delta(encoded, i, gold, pred)
         expected = structure.score(scores, gold) - structure.score(scores, pred)
         assert float(coef[keys] @ values) == pytest.approx(expected, abs=1e-9)
+
+
+def test_chains_and_trees_have_one_output_per_token_or_word():
+    X, _, y = _chain_data(4)
+    chain_model = StructuredPerceptron(max_iter=1).fit(X, y)
+    trees, heads = _tree_data(4)
+    tree_model = StructuredPerceptron(Eisner(), max_iter=1).fit(trees, heads)
+    for model, X_ in ((chain_model, X), (tree_model, trees)):
+        encoded = model.encode(X_)
+        offsets = model.structure_.output_offsets(encoded)
+        np.testing.assert_array_equal(offsets, encoded.offsets)
+        assert offsets[-1] == sum(len(x) for x in X_)

@@ -219,7 +219,7 @@ class BaseStructuredLearner(StructuredModel):
             "epoch": len(self.history_) + 1,
             "sequences": len(order),
             **stats,
-            "train_score": correct / encoded.n_tokens,
+            "train_score": correct / int(self._weights.structure.output_offsets(encoded)[-1]),
             "dev_score": None,
             "seconds": seconds,
         }
@@ -308,7 +308,8 @@ class BaseStructuredLearner(StructuredModel):
         the batch starts from (in ``minibatch.threads`` threads: kernels release the
         GIL), then the updates are applied in order."""
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
-        task, offsets, search = self.task_, encoded.offsets, rule.needs_trace
+        task, search = self.task_, rule.needs_trace
+        offsets = structure.output_offsets(encoded)
         partial = _has_unknown(structure, outputs)
         by_label = getattr(self, "class_weight_", None)
         stats, correct = rule.epoch_stats(), 0

@@ -128,7 +128,7 @@ class FrankWolfeBlocks:
         return self.weights.n_seen
 
     def _gold(self, i):
-        offsets = self.encoded.offsets
+        offsets = self.weights.structure.output_offsets(self.encoded)
         return self.gold[offsets[i] : offsets[i + 1]]
 
     def oracle(self, i, coef, structure=None):

@@ -135,6 +135,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         for start, chunk, _ in sequence_chunks(X):
             with examples_from(start):  # errors name examples by their index in X
                 encoded = self.task_.encode_X(self, chunk)
+                bounds = self.structure_.output_offsets(encoded)
                 forced = self._fixed_labels(fixed, start, chunk)
                 ids = self._predict_ids(encoded, self.coef_)
                 if forced:
@@ -144,9 +145,9 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
                         path = self.decoder_.decode(self.structure_, scores)
                         if not self.structure_.path_score(scores, path) > -np.inf:
                             self._refuse_unreachable(i, known)
-                        ids[encoded.offsets[i] : encoded.offsets[i + 1]] = path
+                        ids[bounds[i] : bounds[i + 1]] = path
             labels = self.task_.predictions(self, ids)
-            bounds = encoded.offsets.tolist()
+            bounds = bounds.tolist()
             predicted.extend(labels[bounds[i] : bounds[i + 1]] for i in range(len(chunk)))
         return predicted
 

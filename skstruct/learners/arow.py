@@ -213,7 +213,7 @@ best_iteration_
     def _arow_epoch(self, state, data, order):
         encoded, outputs, weights = unpack(data)
         structure, decoder, task = state.structure, self.decoder_, self.task_
-        offsets = encoded.offsets
+        offsets = structure.output_offsets(encoded)
         partial = bool((outputs < 0).any())  # None in y: complete each gold in its turn
         stats = {"mistakes": 0, "updates": 0, "loss": 0.0, "correct": 0}
         for i in order:

@@ -364,7 +364,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
 
         order = rng.permutation(len(X)) if self.shuffle and n_shards > 1 else np.arange(len(X))
         self.shards_ = np.array_split(order, n_shards)
-        bounds = encoded.offsets
+        bounds = state.structure.output_offsets(encoded)
         shard_data = [
             training_data(
                 encoded.take(shard),

@@ -15,6 +15,9 @@ class Structure:
     Every structure has:
 
     - ``n_weights``: the size of the weight vector it lays out;
+    - ``output_offsets(encoded)``: where each example's outputs lie in the flat array of
+      output ids (example ``i``: ``outputs[offsets[i]:offsets[i + 1]]``); the engine
+      slices outputs by it, never by the inputs' tokens;
     - ``scores(encoded, i, coef)``: the potentials of example ``i``'s parts under the
       weights ``coef`` (a named tuple of arrays, one per kind of part);
     - ``score(scores, output)``: ``w . phi(x, output)``, the sum of the output's part
@@ -39,6 +42,11 @@ class Structure:
 
     #: Whether :meth:`marginals` is exact for this structure's parameters.
     has_marginals = False
+
+    def output_offsets(self, encoded):
+        """Where each example's output ids lie in the flat outputs: here one output per
+        token or word, so the offsets of the encoded examples' tokens."""
+        return encoded.offsets
 
     def loss(self, gold, output):
         """The loss of ``output`` against ``gold`` (output ids): the number of positions
