@@ -242,3 +242,87 @@ def test_chains_and_trees_have_one_output_per_token_or_word():
         offsets = model.structure_.output_offsets(encoded)
         np.testing.assert_array_equal(offsets, encoded.offsets)
         assert offsets[-1] == sum(len(x) for x in X_)
+
+
+# -- expected losses and feature vectors against enumeration ------------------------------------
+
+
+@with_marginals
+@pytest.mark.parametrize("seed", range(2))
+def test_expected_loss_equals_enumeration(name, seed):
+    structure, rng, scores = _example(name, seed)
+    outputs = _outputs(structure, _n_tokens(scores))
+    gold = outputs[rng.integers(len(outputs))]
+    logits = np.array([structure.score(scores, y) for y in outputs])
+    p = np.exp(logits - logsumexp(logits))
+    expected = sum(weight * structure.loss(gold, y) for weight, y in zip(p, outputs))
+    _, mu = structure.marginals(scores)
+    assert structure.expected_loss(mu, gold) == pytest.approx(expected, abs=1e-9)
+
+
+def _expected_by_enumeration(structure, encoded, i, scores, gold, outputs):
+    """``sum_y p(y) (phi(gold) - phi(y))`` as a dict key -> value."""
+    logits = np.array([structure.score(scores, y) for y in outputs])
+    p = np.exp(logits - logsumexp(logits))
+    total = {}
+    for weight, y in zip(p, outputs):
+        for key, value in zip(*structure.delta(encoded, i, gold, y)):
+            total[int(key)] = total.get(int(key), 0.0) + weight * value
+    return total
+
+
+def _assert_sparse_equal(keys, values, expected):
+    got = dict(zip(keys.tolist(), values.tolist()))
+    for key in set(got) | set(expected):
+        assert got.get(key, 0.0) == pytest.approx(expected.get(key, 0.0), abs=1e-9), key
+    assert np.all(np.diff(keys) > 0) and np.all(values != 0)
+
+
+@pytest.mark.parametrize("order", [0, 1])
+def test_chain_expected_delta_equals_enumeration(order):
+    X, _, y = _chain_data(16)
+    model, structure, coef = _fitted(Viterbi(order=order), (X, y))
+    encoded, outputs = model.encode(X, y)
+    assert structure.has_expected_delta
+    checked = 0
+    for i in range(encoded.n_sentences):
+        lo, hi = encoded.offsets[i], encoded.offsets[i + 1]
+        if hi - lo > 5 or checked == 3:
+            continue
+        checked += 1
+        scores = structure.scores(encoded, i, coef)
+        gold = outputs[lo:hi]
+        mu = structure.marginals(scores)[1]
+        paths = [np.array(p, dtype=np.int32)
+                 for p in itertools.product(range(structure.n_labels), repeat=hi - lo)]  # fmt: skip
+        expected = _expected_by_enumeration(structure, encoded, i, scores, gold, paths)
+        _assert_sparse_equal(*structure.expected_delta(encoded, i, gold, mu), expected)
+    assert checked == 3
+
+
+@pytest.mark.parametrize("decoder", [Eisner(), ChuLiuEdmonds()], ids=["projective", "all"])
+def test_tree_expected_delta_equals_enumeration(decoder):
+    X, labelled = _tree_data(12)
+    heads = [[head for head, _ in sentence] for sentence in labelled]
+    model, structure, coef = _fitted(decoder, (X, heads))
+    encoded, outputs = model.encode(X, heads)
+    assert structure.has_expected_delta
+    checked = 0
+    for i in range(encoded.n_sentences):
+        lo, hi = encoded.offsets[i], encoded.offsets[i + 1]
+        if hi - lo > 5:
+            continue
+        scores = structure.scores(encoded, i, coef)
+        trees = _outputs(structure, scores.n)
+        expected = _expected_by_enumeration(structure, encoded, i, scores, outputs[lo:hi], trees)
+        mu = structure.marginals(scores)[1]
+        _assert_sparse_equal(*structure.expected_delta(encoded, i, outputs[lo:hi], mu), expected)
+        checked += 1
+    assert checked >= 3
+
+
+def test_labelled_trees_and_second_order_chains_have_no_expected_delta():
+    for structure in (_chain(2), _tree(True, False, n_labels=2)):
+        assert not structure.has_expected_delta
+        with pytest.raises(NotImplementedError, match="expected feature vectors"):
+            structure.expected_delta(None, 0, None, None)

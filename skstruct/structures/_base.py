@@ -37,11 +37,16 @@ class Structure:
     mu)``, the log-partition function over the structure's outputs and the part
     marginals ``mu`` (the gradient of log Z with respect to the potentials: the same
     named tuple as ``scores``, each part's probability, or expected count for parts
-    that occur several times in an output).
+    that occur several times in an output), and ``expected_loss(mu, gold)`` the loss
+    expected under them; by ``has_expected_delta``: ``expected_delta(encoded, i, gold,
+    mu)``, ``phi(x_i, gold) - E_mu[phi(x_i, y)]`` as a sparse vector in the keys of
+    ``delta`` (what a CRF's gradient and an EG step add up).
     """
 
     #: Whether :meth:`marginals` is exact for this structure's parameters.
     has_marginals = False
+    #: Whether :meth:`expected_delta` is available.
+    has_expected_delta = False
 
     def output_offsets(self, encoded):
         """Where each example's output ids lie in the flat outputs: here one output per
@@ -72,3 +77,25 @@ class Structure:
             f"{type(self).__name__} with these parameters has no exact marginals "
             f"(has_marginals is False)."
         )
+
+    def expected_delta(self, encoded, i, gold, mu):
+        """``phi(x_i, gold) - E_mu[phi(x_i, y)]`` as ``(keys, values)`` (only where
+        :attr:`has_expected_delta`)."""
+        raise NotImplementedError(
+            f"{type(self).__name__} with these parameters has no expected feature vectors "
+            f"(has_expected_delta is False)."
+        )
+
+
+def sparse_sum(keys, values):
+    """``(keys, values)`` with equal keys summed, keys ascending, zero values dropped.
+
+    Examples
+    --------
+    >>> sparse_sum(np.array([3, 1, 3]), np.array([1.0, 2.0, -1.0]))
+    (array([1]), array([2.]))
+    """
+    unique, inverse = np.unique(keys, return_inverse=True)
+    summed = np.bincount(inverse.ravel(), weights=values, minlength=unique.size)
+    keep = summed != 0.0
+    return unique[keep], summed[keep]

@@ -10,7 +10,7 @@ from .._kernels import chain_marginals as _chain_marginals
 from .._kernels import delta as _delta
 from .._kernels import rows as _rows
 from .._kernels import swvp as _swvp
-from ._base import Structure
+from ._base import Structure, sparse_sum
 from .emission_rows import EmissionRows
 
 
@@ -274,6 +274,41 @@ class LinearChain(Structure):
             scores.unary, n, scores.transition, scores.start, scores.stop, mu_unary, mu_pair
         )
         return log_z, ChainScores(mu_unary, mu_pair, mu_unary[0].copy(), mu_unary[-1].copy(), None)
+
+    @property
+    def has_expected_delta(self):
+        """Expected feature vectors from the marginals of orders 0 and 1."""
+        return self.order <= 1
+
+    def expected_loss(self, mu, gold):
+        """The Hamming loss against ``gold`` expected under the marginals ``mu``."""
+        n = gold.shape[0]
+        return float(n - mu.unary[np.arange(n), gold].sum())
+
+    def expected_delta(self, encoded, i, gold, mu):
+        """``phi(x_i, gold) - E_mu[phi(x_i, y)]`` as ``(keys, values)`` in the keys of
+        :meth:`delta`, for the marginals ``mu`` of :meth:`marginals`: every (token
+        feature, label) pair weighted by ``1[gold] - mu`` of its token and label, the
+        label bigrams, first and last labels by their gold counts less their expected
+        ones (orders 0 and 1)."""
+        if not self.has_expected_delta:
+            super().expected_delta(encoded, i, gold, mu)
+        lo, hi = int(encoded.offsets[i]), int(encoded.offsets[i + 1])
+        n, L = hi - lo, self.n_labels
+        residual = -mu.unary[:n]
+        residual[np.arange(n), gold] += 1.0
+        first, last = int(encoded.indptr[lo]), int(encoded.indptr[hi])
+        tokens = np.repeat(np.arange(n), np.diff(encoded.indptr[lo : hi + 1]))
+        features = encoded.indices[first:last].astype(np.int64)
+        values = encoded.data[first:last] if encoded.data.size else np.ones(last - first)
+        keys = [(self.n_dense + features[:, None] * L + np.arange(L)).ravel()]
+        parts = [(values[:, None] * residual[tokens]).ravel()]
+        if self.order == 1:
+            pairs = np.zeros((L, L))
+            np.add.at(pairs, (gold[:-1], gold[1:]), 1.0)
+            keys.append(np.arange(L * (L + 2), dtype=np.int64))
+            parts += [(pairs - mu.transition).ravel(), residual[0], residual[-1]]
+        return sparse_sum(np.concatenate(keys), np.concatenate(parts))
 
     def fix(self, scores, positions, labels):
         """``scores`` (a new :class:`ChainScores`) under which any path not labelling

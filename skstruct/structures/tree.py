@@ -5,6 +5,7 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import delta as _delta
+from .._kernels import eg as _eg
 from .._kernels import tree as _tree
 from .._kernels.tree_marginals import inside_outside, matrix_tree
 from ._base import Structure
@@ -157,6 +158,37 @@ class ArcFactoredTree(FixedLayout, Structure):
             share /= np.maximum(share.sum(axis=2, keepdims=True), np.finfo(float).tiny)
             label_mu = mu[:, :, None] * share
         return log_z, TreeScores(mu, np.zeros_like(scores.sib), label_mu, n)
+
+    @property
+    def has_expected_delta(self):
+        """Expected feature vectors of first-order unlabelled trees."""
+        return self.order == 1 and not self.n_labels
+
+    def expected_loss(self, mu, gold):
+        """The Hamming loss of word outputs against ``gold`` expected under ``mu``."""
+        heads, labels = self.split_outputs(gold)
+        words = np.arange(1, heads.shape[0] + 1)
+        if self.n_labels:
+            return float(words.size - mu.lab[heads, words, labels].sum())
+        return float(words.size - mu.arc[heads, words].sum())
+
+    def expected_delta(self, encoded, i, gold, mu):
+        """``phi(x_i, gold) - E_mu[phi(x_i, y)]`` as ``(keys, values)``: every possible
+        arc's features weighted by ``1[gold arc] - mu`` (first order, unlabelled)."""
+        if not self.has_expected_delta:
+            super().expected_delta(encoded, i, gold, mu)
+        start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
+        residual = -mu.arc[: n + 1, : n + 1]
+        residual[self.split_outputs(gold)[0], np.arange(1, n + 1)] += 1.0
+        # summed into a dense scratch of the hashed space: arcs share hashed features
+        dense = np.zeros(self.n_features)
+        width = _tree.arc_width(n, _tree.has_coarse(encoded.attrs))
+        unused = np.zeros(1, dtype=np.int64)
+        _eg.scatter_arcs(encoded.attrs, start, n, residual, dense, self.n_features, 1.0,
+                         np.empty(width, dtype=np.int64), False, unused, 0, unused,
+                         np.zeros(1))  # fmt: skip
+        keys = np.flatnonzero(dense)
+        return keys, dense[keys]
 
     def path_score(self, scores, outputs):
         """:meth:`score`, by the name chains give it."""
