@@ -26,7 +26,9 @@ class Structure:
       output ids by default;
     - ``delta(encoded, i, gold, pred)``: ``phi(x_i, gold) - phi(x_i, pred)`` as a sparse
       vector ``(keys, values)``, and ``update(state, encoded, i, gold, pred, weight)``,
-      which adds ``weight`` times it to a training state.
+      which adds ``weight`` times it to a training state; ``add_to(array, keys,
+      values)`` adds such a vector to an array laid out as the weights (keys without a
+      weight in the layout dropped).
 
     Structures whose parts are scored before the search (not the transition systems,
     whose action scores depend on the search's state) also have

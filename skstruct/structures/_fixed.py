@@ -34,6 +34,10 @@ class FixedLayout:
         keys = np.flatnonzero((coef != start_coef) | (coef_sum != start_sum))
         return keys, coef[keys], coef_sum[keys]
 
+    def add_to(self, array, keys, values):
+        """``array += (keys, values)``: keys are positions (distinct) in a fixed layout."""
+        array[keys] += values
+
     def values_at(self, keys, *arrays):
         """The values of each of ``arrays`` at positions ``keys``."""
         return [array[keys] for array in arrays]

@@ -180,6 +180,17 @@ class LinearChain(Structure):
             out.append(values)
         return out
 
+    def add_to(self, array, keys, values):
+        """``array += (keys, values)`` for an array laid out as this chain's weights and
+        a sparse vector in the keys of :meth:`delta` (ascending); pairs without a weight
+        are dropped."""
+        n_dense = self.n_dense
+        split = np.searchsorted(keys, n_dense)
+        array[keys[:split]] += values[:split]
+        slots = _rows.pair_slots(self.rows.arrays, keys[split:] - n_dense, self.n_labels)
+        held = slots >= 0
+        array[n_dense + slots[held]] += values[split:][held]
+
     def with_change(self, coef, coef_sum, keys, values, sum_values):
         """``(chain, coef, coef_sum)``: new arrays with the weights at ``keys`` set
         (pairs given a weight as needed), rows compact; this chain and the arrays stay
