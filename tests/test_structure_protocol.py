@@ -68,6 +68,19 @@ def _example(name, seed, n=3):
     return structure, rng, _random_scores(structure, rng, n)
 
 
+def _every_output_and_a_gold(name, seed):
+    """A structure, random part scores, every output of the example, one drawn as gold."""
+    structure, rng, scores = _example(name, seed)
+    outputs = _outputs(structure, _n_tokens(scores))
+    return structure, scores, outputs, outputs[rng.integers(len(outputs))]
+
+
+def _probabilities(structure, scores, outputs):
+    """``p(y)`` of every output under ``scores``."""
+    logits = np.array([structure.score(scores, y) for y in outputs])
+    return np.exp(logits - logsumexp(logits))
+
+
 def _n_tokens(scores):
     """The tokens (words) of the example that ``scores`` score."""
     return scores.unary.shape[0] if isinstance(scores, ChainScores) else scores.n
@@ -118,9 +131,7 @@ def test_loss_refuses_outputs_of_another_length():
 @structures
 @pytest.mark.parametrize("seed", range(3))
 def test_augment_adds_the_loss_to_every_outputs_score(name, seed):
-    structure, rng, scores = _example(name, seed)
-    outputs = _outputs(structure, _n_tokens(scores))
-    gold = outputs[rng.integers(len(outputs))]
+    structure, scores, outputs, gold = _every_output_and_a_gold(name, seed)
     augmented = structure.augment(scores, gold)
     for output in outputs:
         expected = structure.score(scores, output) + structure.loss(gold, output)
@@ -250,11 +261,8 @@ def test_chains_and_trees_have_one_output_per_token_or_word():
 @with_marginals
 @pytest.mark.parametrize("seed", range(2))
 def test_expected_loss_equals_enumeration(name, seed):
-    structure, rng, scores = _example(name, seed)
-    outputs = _outputs(structure, _n_tokens(scores))
-    gold = outputs[rng.integers(len(outputs))]
-    logits = np.array([structure.score(scores, y) for y in outputs])
-    p = np.exp(logits - logsumexp(logits))
+    structure, scores, outputs, gold = _every_output_and_a_gold(name, seed)
+    p = _probabilities(structure, scores, outputs)
     expected = sum(weight * structure.loss(gold, y) for weight, y in zip(p, outputs))
     _, mu = structure.marginals(scores)
     assert structure.expected_loss(mu, gold) == pytest.approx(expected, abs=1e-9)
@@ -262,8 +270,7 @@ def test_expected_loss_equals_enumeration(name, seed):
 
 def _expected_by_enumeration(structure, encoded, i, scores, gold, outputs):
     """``sum_y p(y) (phi(gold) - phi(y))`` as a dict key -> value."""
-    logits = np.array([structure.score(scores, y) for y in outputs])
-    p = np.exp(logits - logsumexp(logits))
+    p = _probabilities(structure, scores, outputs)
     total = {}
     for weight, y in zip(p, outputs):
         for key, value in zip(*structure.delta(encoded, i, gold, y)):
