@@ -148,7 +148,8 @@ class ArcFactoredTree(FixedLayout, Structure):
             lab = scores.lab[: n + 1, : n + 1]
             top = lab.max(axis=2, keepdims=True)
             top[~np.isfinite(top)] = 0.0
-            theta += np.log(np.exp(lab - top).sum(axis=2)) + top[:, :, 0]
+            with np.errstate(divide="ignore"):  # an arc whose labels all score -inf
+                theta += np.log(np.exp(lab - top).sum(axis=2)) + top[:, :, 0]
         mu = np.zeros((n + 1, n + 1))
         kernel = inside_outside if self.projective else matrix_tree
         log_z = kernel(theta, n, self.single_root, mu)
