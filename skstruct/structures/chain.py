@@ -165,18 +165,23 @@ class LinearChain(Structure):
             np.concatenate([coef_sum[dense], sums]),
         )
 
-    def values_at(self, keys, *arrays):
-        """The values of each of ``arrays`` (laid out by this chain) at ``keys``
-        (ascending), 0 for a pair without a weight; the pairs are looked up once."""
+    def _positions(self, keys):
+        """The position in this chain's weights of each key (ascending) of :meth:`delta`,
+        -1 for a pair without a weight; the pairs are looked up once."""
         n_dense = self.n_dense
         split = np.searchsorted(keys, n_dense)
         slots = _rows.pair_slots(self.rows.arrays, keys[split:] - n_dense, self.n_labels)
-        held = slots >= 0
+        return np.concatenate([keys[:split], np.where(slots >= 0, n_dense + slots, -1)])
+
+    def values_at(self, keys, *arrays):
+        """The values of each of ``arrays`` (laid out by this chain) at ``keys``
+        (ascending), 0 for a pair without a weight."""
+        positions = self._positions(keys)
+        held = positions >= 0
         out = []
         for array in arrays:
             values = np.zeros(keys.size)
-            values[:split] = array[keys[:split]]
-            values[split:][held] = array[n_dense + slots[held]]
+            values[held] = array[positions[held]]
             out.append(values)
         return out
 
@@ -184,12 +189,9 @@ class LinearChain(Structure):
         """``array += (keys, values)`` for an array laid out as this chain's weights and
         a sparse vector in the keys of :meth:`delta` (ascending); pairs without a weight
         are dropped."""
-        n_dense = self.n_dense
-        split = np.searchsorted(keys, n_dense)
-        array[keys[:split]] += values[:split]
-        slots = _rows.pair_slots(self.rows.arrays, keys[split:] - n_dense, self.n_labels)
-        held = slots >= 0
-        array[n_dense + slots[held]] += values[split:][held]
+        positions = self._positions(keys)
+        held = positions >= 0
+        array[positions[held]] += values[held]
 
     def with_change(self, coef, coef_sum, keys, values, sum_values):
         """``(chain, coef, coef_sum)``: new arrays with the weights at ``keys`` set
