@@ -26,7 +26,7 @@ from skstruct._kernels.threads import available_threads, numba_threads
 from skstruct.datasets import fetch_conll2000, load_conllu, make_chain_data
 from skstruct.features import crfsuite_tutorial_features
 from skstruct.learners import _eg_duals
-from skstruct.learners._eg_duals import ChainDual, TreeDual, gold_potential
+from skstruct.learners._eg_duals import ChainDual, StructuredDual, TreeDual, gold_potential
 from skstruct.learners.eg import batch_step, dual_objective, objectives, online_step
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
 from skstruct.structures import ArcFactoredTree, EmissionRows, LinearChain
@@ -104,7 +104,7 @@ def _tree_problem(seed, projective, single_root, n_sentences=3, max_words=4, n_f
             np.add.at(phi[row], naive.tree_features(attrs.tolist(), t, n_features), 1.0)
         loss = np.array([sum(a != b for a, b in zip(t[1:], gold[1:])) for t in trees], float)
         examples.append((phi, loss, trees.index(gold), gold_potential(n) * (n - loss)))
-    structure = ArcFactoredTree(n_features, order=1, single_root=single_root)
+    structure = ArcFactoredTree(n_features, order=1, single_root=single_root, projective=projective)
     decoder = Eisner if projective else ChuLiuEdmonds
     encoded = _encode_trees(sentences)
     flat_gold = np.array([h for t in heads for h in t[1:]], dtype=np.int64)
@@ -112,26 +112,33 @@ def _tree_problem(seed, projective, single_root, n_sentences=3, max_words=4, n_f
 
 
 def _dual(kind, seed, C):
+    """The dual of a problem of ``kind`` (``generic-`` in front: the protocol's
+    :class:`StructuredDual`, else the structure's fast path) and its twin's examples."""
+    generic = kind.startswith("generic-")
+    kind = kind.removeprefix("generic-")
     if kind in CHAIN_KINDS:
         pairs = "seen" if kind == "chain-seen" else "full"
         structure, encoded, gold, examples = _chain_problem(seed, pairs=pairs)
-        return ChainDual(structure, Viterbi(), encoded, gold, C), examples
+        dual = StructuredDual if generic else ChainDual
+        return dual(structure, Viterbi(), encoded, gold, C), examples
     projective, single_root = {"eisner": (True, False), "eisner-1root": (True, True),
                                "matrix-tree": (False, False)}[kind]  # fmt: skip
     structure, decoder, encoded, gold, examples = _tree_problem(seed, projective, single_root)
-    return TreeDual(structure, decoder, encoded, gold, C), examples
+    dual = StructuredDual if generic else TreeDual
+    return dual(structure, decoder, encoded, gold, C), examples
 
 
 def _dense(dual, coef):
     """``coef`` in the twin's layout: a chain's emission pool as a dense matrix, first."""
-    if isinstance(dual, ChainDual):
+    if isinstance(dual.structure, LinearChain):
         return naive.dense_chain_coef(dual.structure, coef)
     return coef
 
 
 CHAIN_KINDS = ["chain", "chain-seen"]  # every emission pair; the seen ones (the estimator's)
 TREE_KINDS = ["eisner", "eisner-1root", "matrix-tree"]
-KINDS = CHAIN_KINDS + TREE_KINDS
+FAST_KINDS = CHAIN_KINDS + TREE_KINDS
+KINDS = FAST_KINDS + [f"generic-{kind}" for kind in FAST_KINDS]
 
 
 # tree duals also run with no feature ids cached (long sentences are hashed again)
@@ -346,7 +353,7 @@ def _python_tree_hinge(dual, coef):
     return out
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", FAST_KINDS)
 @pytest.mark.parametrize("seed", range(3))
 def test_hinge_kernels_equal_the_python_pass_bit_for_bit(kind, seed):
     dual, _ = _dual(kind, seed=seed, C=1.0)
@@ -354,6 +361,33 @@ def test_hinge_kernels_equal_the_python_pass_bit_for_bit(kind, seed):
     twin = _python_chain_hinge if kind in CHAIN_KINDS else _python_tree_hinge
     for coef in (dual.coef(), rng.normal(size=dual.coef().size), np.zeros(dual.coef().size)):
         np.testing.assert_array_equal(dual.hinge(coef), twin(dual, coef))
+
+
+@pytest.mark.parametrize("kind", FAST_KINDS)
+@pytest.mark.parametrize("seed", range(2))
+def test_generic_dual_equals_the_fast_path(kind, seed):
+    """The protocol's dual and the structure's kernels: the same potentials' marginals,
+    weights, hinges and objectives, online and in batch."""
+    fast, _ = _dual(kind, seed=seed, C=2.0)
+    generic, _ = _dual(f"generic-{kind}", seed=seed, C=2.0)
+    np.testing.assert_allclose(generic.expected_loss, fast.expected_loss, rtol=1e-12, atol=1e-12)
+    coefs = [fast.coef(), generic.coef()]
+    np.testing.assert_allclose(coefs[1], coefs[0], rtol=1e-12, atol=1e-12)
+    rates = [np.full(fast.expected_loss.size, 2.0) for _ in "ab"]
+    for i in [0, 1, 2, 1, 0, 2, 2]:
+        for dual, coef, rate in zip((fast, generic), coefs, rates):
+            rate[i], _ = online_step(dual, i, coef, rate[i], True, ceiling=2.0)
+        np.testing.assert_allclose(coefs[1], coefs[0], rtol=1e-10, atol=1e-12)
+        assert rates[1].tolist() == rates[0].tolist()
+    for want, got in zip(objectives(fast, coefs[0]).values(), objectives(generic, coefs[1]).values()):
+        assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    rate = 2.0
+    for _ in range(3):
+        (coef_f, rate_f, _), (coef_g, rate, _) = (batch_step(d, c, rate, True, 2.0)
+                                                 for d, c in ((fast, coefs[0]), (generic, coefs[1])))  # fmt: skip
+        coefs = [coef_f, coef_g]
+        assert rate == rate_f
+        np.testing.assert_allclose(coef_g, coef_f, rtol=1e-10, atol=1e-12)
 
 
 @pytest.mark.parametrize("parses", [False, True])
@@ -411,6 +445,24 @@ def test_chain_estimator_learns_and_records_the_objectives(online):
         perceptron = StructuredPerceptron(features=TokenFeatures(), random_state=0)
         baseline = perceptron.fit(X[:90], y[:90]).score(X[90:], y[90:])
         assert model.score(X[90:], y[90:]) > baseline - 0.05
+
+
+@pytest.mark.parametrize("parses", [False, True])
+def test_estimator_through_the_generic_dual_equals_its_fast_path(parses, monkeypatch):
+    if parses:
+        (X, y), make = _TREE_DATA, lambda: ExponentiatedGradientSSVM(Eisner(), max_iter=3,
+                                                                     random_state=0)  # fmt: skip
+    else:
+        (X, y), make = _CHAIN, lambda: ExponentiatedGradientSSVM(features=TokenFeatures(),
+                                                                 max_iter=3, random_state=0)  # fmt: skip
+    fast = make().fit(X[:40], y[:40])
+    monkeypatch.setattr(_eg_duals, "FAST_DUALS", {})
+    generic = make().fit(X[:40], y[:40])
+    assert isinstance(generic._dual(*generic.encode(X[:5], y[:5])), StructuredDual)
+    np.testing.assert_allclose(generic.coef_, fast.coef_, rtol=1e-9, atol=1e-10)
+    for want, got in zip(fast.history_, generic.history_):
+        for key in ("primal", "dual", "gap"):
+            assert got[key] == pytest.approx(want[key], rel=1e-11)  # 3 epochs of rounding
 
 
 def test_chain_weights_cover_every_pair():

@@ -120,12 +120,12 @@ def test_loss_is_hamming_over_output_ids(name, seed):
     gold = outputs[rng.integers(len(outputs))]
     for output in outputs:
         twin = sum(int(a != b) for a, b in zip(gold.tolist(), output.tolist()))
-        assert structure.loss(gold, output) == twin
+        assert structure.loss(None, 0, gold, output) == twin
 
 
 def test_loss_refuses_outputs_of_another_length():
     with pytest.raises(ValueError, match="cannot be compared"):
-        _chain(1).loss(np.zeros(3, np.int32), np.zeros(4, np.int32))
+        _chain(1).loss(None, 0, np.zeros(3, np.int32), np.zeros(4, np.int32))
 
 
 @structures
@@ -134,7 +134,7 @@ def test_augment_adds_the_loss_to_every_outputs_score(name, seed):
     structure, scores, outputs, gold = _every_output_and_a_gold(name, seed)
     augmented = structure.augment(scores, gold)
     for output in outputs:
-        expected = structure.score(scores, output) + structure.loss(gold, output)
+        expected = structure.score(scores, output) + structure.loss(None, 0, gold, output)
         assert structure.score(augmented, output) == pytest.approx(expected, abs=1e-9)
 
 
@@ -263,7 +263,7 @@ def test_chains_and_trees_have_one_output_per_token_or_word():
 def test_expected_loss_equals_enumeration(name, seed):
     structure, scores, outputs, gold = _every_output_and_a_gold(name, seed)
     p = _probabilities(structure, scores, outputs)
-    expected = sum(weight * structure.loss(gold, y) for weight, y in zip(p, outputs))
+    expected = sum(weight * structure.loss(None, 0, gold, y) for weight, y in zip(p, outputs))
     _, mu = structure.marginals(scores)
     assert structure.expected_loss(mu, gold) == pytest.approx(expected, abs=1e-9)
 

@@ -151,7 +151,7 @@ class FrankWolfeBlocks:
         output under the current weights, less when the weights have moved since)."""
         state, Ci = self.weights, self.Ci[i]
         structure = state.structure
-        loss = structure.loss(gold, best)
+        loss = structure.loss(self.encoded, i, gold, best)
         corner_keys, psi = structure.delta(self.encoded, i, gold, best)
         keys, block, corner = _bcfw.aligned(*self.blocks.get(i), corner_keys, Ci * psi)
         direction = corner - block  # w_s - w_i

@@ -1,9 +1,15 @@
-"""Factored dual variables of the EG structured SVM, one class per output structure.
+"""Factored dual variables of the EG structured SVM.
 
 Collins et al. keep ``alpha_{i,y} ∝ exp(sum_{r in y} theta_{i,r})``: one potential per
 part of each example instead of one variable per output. Everything the learner
 needs from ``alpha`` is a marginal over parts: the expected features (for ``w``)
 and the expected loss (for the dual objective).
+
+:class:`StructuredDual` is written once, against the structure protocol
+(:class:`~skstruct.structures.Structure`): ``theta`` has the shape of the structure's
+part scores, ``marginals`` gives ``mu``, ``expected_loss`` and ``expected_delta`` the
+dual's terms. Chains and first-order trees have fast paths of their own
+(:data:`FAST_DUALS`), tested equal to it:
 
 Chains: unary parts ``(t, label)`` carry their own potentials; every transition part
 of a sentence has the features of its label pair wherever it sits and no loss, so
@@ -23,6 +29,8 @@ from .._kernels import tree as _tree
 from .._kernels.chain_marginals import forward_backward
 from .._kernels.threads import current_threads
 from .._kernels.tree_marginals import inside_outside, matrix_tree
+from ..structures import ArcFactoredTree, LinearChain
+from ..structures._base import sparse_sum
 from ..utils.parts import in_parts
 
 #: Most arc feature ids (about 130 MB) a tree dual keeps hashed for one EG step.
@@ -46,6 +54,129 @@ class Proposal(NamedTuple):
     theta: tuple
     mu: tuple
     expected_loss: float
+
+
+class StructuredDual:
+    """Dual variables of any structure with marginals and expected feature vectors
+    (``has_marginals``, ``has_expected_delta``): example ``i``'s potentials ``theta_i``
+    are laid out as its part scores (``structure.scores``), and everything else comes
+    from the protocol.
+
+    The EG step's gradient ``loss_r + w . phi_r`` is ``structure.augment`` of the part
+    scores; ``mu_i = structure.marginals(theta_i)``; ``w = sum_i C_i
+    expected_delta(i, mu_i)``. Potentials start where every part slot picks its gold
+    value with probability 0.999 (:func:`gold_potential` of the structure's
+    ``n_choices``).
+    """
+
+    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None):
+        for capability in ("has_marginals", "has_expected_delta"):
+            if not getattr(structure, capability):
+                raise ValueError(
+                    f"The EG structured SVM needs {capability} of the structure, which "
+                    f"{type(structure).__name__} with these parameters lacks."
+                )
+        self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
+        self.Ci = example_C(C, sample_weight, encoded.n_sentences)
+        self.weighted = sample_weight is not None
+        self.total_C = total_C(C, self.Ci, self.weighted)
+        self.gold = np.asarray(gold)
+        self.bounds = structure.output_offsets(encoded)
+        n_examples, zero = encoded.n_sentences, np.zeros(structure.n_weights)
+        self.theta, self.mu = [None] * n_examples, [None] * n_examples
+        self.expected_loss = np.empty(n_examples)
+        for i in range(n_examples):
+            scores = structure.scores(encoded, i, zero)
+            # each part's loss (augmented less plain scores), where the part can occur
+            augmented, start = structure.augment(scores, self._gold(i)), gold_potential(
+                structure.n_choices(scores)
+            )
+            with np.errstate(invalid="ignore"):  # parts no output has score -inf
+                self.theta[i] = _parts(
+                    lambda s, a: np.where(np.isfinite(s), -start * (a - s), s), scores, augmented
+                )
+            self.mu[i], self.expected_loss[i] = self._marginals(i, self.theta[i])
+
+    def _gold(self, i):
+        return self.gold[self.bounds[i] : self.bounds[i + 1]]
+
+    def _marginals(self, i, theta):
+        mu = self.structure.marginals(theta)[1]
+        return mu, self.structure.expected_loss(mu, self._gold(i))
+
+    def gradient(self, i, coef):
+        """``loss_r + w . phi_r`` of every part of example ``i`` (copies: the scores
+        may be views of ``coef`` or of scratch arrays)."""
+        scores = self.structure.scores(self.encoded, i, coef)
+        return _parts(np.array, self.structure.augment(scores, self._gold(i)))
+
+    def propose(self, i, gradient, eta):
+        """The EG step ``theta_r += eta * gradient_r`` for example ``i``."""
+        theta = _parts(lambda t, g: t + eta * g, self.theta[i], gradient)
+        return Proposal(theta, *self._marginals(i, theta))
+
+    def accept(self, i, proposal):
+        self.theta[i], self.mu[i] = proposal.theta, proposal.mu
+        self.expected_loss[i] = proposal.expected_loss
+
+    def _expected_delta(self, i, mu, scale):
+        keys, values = self.structure.expected_delta(self.encoded, i, self._gold(i), mu)
+        return keys, scale * values
+
+    def apply(self, i, proposal, coef):
+        """``w += C_i * (E_alpha[phi] - E_proposal[phi])`` for example ``i``; returns the
+        change of ``||w||^2``, the squared norm of the touched weights before and a
+        function that undoes the change."""
+        new_keys, new = self._expected_delta(i, proposal.mu, self.Ci[i])
+        old_keys, old = self._expected_delta(i, self.mu[i], -self.Ci[i])
+        keys, change = sparse_sum(np.concatenate([new_keys, old_keys]), np.concatenate([new, old]))
+        (before,) = self.structure.values_at(keys, coef)
+        self.structure.add_to(coef, keys, change)
+        (after,) = self.structure.values_at(keys, coef)
+        norm_before = float(before @ before)
+
+        def undo():
+            self.structure.add_to(coef, keys, -change)
+
+        return float(after @ after) - norm_before, norm_before, undo
+
+    def coef(self):
+        """``w = sum_i C_i (phi(x_i, y_i) - E_{alpha_i}[phi])``, computed afresh."""
+        coef = np.zeros(self.structure.n_weights)
+        for i in range(self.expected_loss.size):
+            self.structure.add_to(coef, *self._expected_delta(i, self.mu[i], self.Ci[i]))
+        return coef
+
+    def hinge(self, coef):
+        """``max_y (loss(y) + w . phi(y)) - w . phi(y_i)`` of every example, by the
+        decoder's loss-augmented argmax."""
+        out = np.empty(self.expected_loss.size)
+        structure = self.structure
+        for i in range(out.size):
+            gold = self._gold(i)
+            scores = structure.scores(self.encoded, i, coef)
+            augmented = structure.augment(scores, gold)
+            best = self.decoder.decode(structure, augmented)
+            out[i] = structure.score(augmented, best) - structure.score(scores, gold)
+        return out
+
+    def snapshot(self):
+        return list(self.theta), list(self.mu), self.expected_loss.copy()
+
+    def restore(self, snapshot):
+        theta, mu, expected_loss = snapshot
+        self.theta[:], self.mu[:] = theta, mu
+        self.expected_loss[...] = expected_loss
+
+
+def _parts(function, first, *others):
+    """``first`` (a named tuple of part arrays) with ``function`` applied to each of its
+    array fields and the matching fields of ``others``; other fields (sizes, None) kept."""
+    fields = [
+        function(a, *(other[k] for other in others)) if isinstance(a, np.ndarray) else a
+        for k, a in enumerate(first)
+    ]
+    return type(first)(*fields)
 
 
 class ChainDual:
@@ -383,3 +514,13 @@ def _row_slots_per_sentence(rows, encoded):
     np.cumsum(rows.length[encoded.indices], out=per_entry[1:])
     bounds = per_entry[encoded.indptr[encoded.offsets]]
     return np.diff(bounds)
+
+
+#: Duals with kernels of their own for a structure, tested equal to
+#: :class:`StructuredDual` (which any other structure with marginals gets).
+FAST_DUALS = {LinearChain: ChainDual, ArcFactoredTree: TreeDual}
+
+
+def dual_for(structure):
+    """The dual class EG uses for ``structure``: its fast path, or the generic one."""
+    return FAST_DUALS.get(type(structure), StructuredDual)

@@ -226,7 +226,7 @@ best_iteration_
             if np.any(pred != gold):
                 stats["mistakes"] += 1
                 margin = structure.margin(scores, gold, pred, 0, gold.shape[0])  # w . d
-                loss = max(structure.loss(gold, pred) - margin, 0.0)
+                loss = max(structure.loss(encoded, i, gold, pred) - margin, 0.0)
                 stats["loss"] += loss
                 keys, delta = structure.delta(encoded, i, gold, pred)
                 if loss > 0.0 and delta.size:

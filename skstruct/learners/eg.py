@@ -8,17 +8,15 @@ import numpy as np
 from sklearn.utils import check_random_state
 
 from .._kernels.threads import numba_threads
-from ..structures import ArcFactoredTree, EmissionRows, LinearChain
+from ..structures import EmissionRows, LinearChain
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
 from ..utils.validation import check_sequences_and_labels
 from ._base import check_sample_weight, drop_unweighted
-from ._eg_duals import ChainDual, TreeDual
+from ._eg_duals import TreeDual, dual_for
 from ._model import StructuredModel, kernel_threads
 from ._progress import EpochProgress
 
-#: The dual variables of each structure EG can learn.
-DUALS = {LinearChain: ChainDual, ArcFactoredTree: TreeDual}
 #: An adaptive step is halved at most this many times before the example is skipped.
 MAX_HALVINGS = 30
 #: An adaptive rate that needed no halving grows by this factor for the next step.
@@ -274,8 +272,8 @@ class ExponentiatedGradientSSVM(StructuredModel):
             self.structure_ = self.structure_.with_rows(rows)
 
     def _dual(self, encoded, gold, sample_weight=None):
-        dual = DUALS[type(self.structure_)]
-        if isinstance(self.structure_, ArcFactoredTree):  # the duals read heads
+        dual = dual_for(self.structure_)
+        if dual is TreeDual:  # its kernels read heads
             gold = self.structure_.split_outputs(gold)[0]
         return dual(self.structure_, self.decoder_, encoded, gold, self.C, sample_weight)
 

@@ -22,8 +22,9 @@ class Structure:
       weights ``coef`` (a named tuple of arrays, one per kind of part);
     - ``score(scores, output)``: ``w . phi(x, output)``, the sum of the output's part
       potentials;
-    - ``loss(gold, output)``: the task loss of ``output`` against ``gold``; Hamming over
-      output ids by default;
+    - ``loss(encoded, i, gold, output)``: the task loss of ``output`` against example
+      ``i``'s ``gold``; Hamming over output ids by default, the given losses where the
+      examples carry them (candidate sets);
     - ``delta(encoded, i, gold, pred)``: ``phi(x_i, gold) - phi(x_i, pred)`` as a sparse
       vector ``(keys, values)``, and ``update(state, encoded, i, gold, pred, weight)``,
       which adds ``weight`` times it to a training state; ``add_to(array, keys,
@@ -55,13 +56,13 @@ class Structure:
         token or word, so the offsets of the encoded examples' tokens."""
         return encoded.offsets
 
-    def loss(self, gold, output):
-        """The loss of ``output`` against ``gold`` (output ids): the number of positions
-        where they differ (Hamming), as a float.
+    def loss(self, encoded, i, gold, output):
+        """The loss of ``output`` against ``gold`` (output ids of example ``i`` of
+        ``encoded``): the number of positions where they differ (Hamming), as a float.
 
         Examples
         --------
-        >>> Structure().loss(np.array([0, 1, 2]), np.array([0, 2, 2]))
+        >>> Structure().loss(None, 0, np.array([0, 1, 2]), np.array([0, 2, 2]))
         1.0
         """
         gold, output = np.asarray(gold), np.asarray(output)
@@ -71,6 +72,12 @@ class Structure:
                 f"shape {gold.shape}."
             )
         return float(np.count_nonzero(gold != output))
+
+    def n_choices(self, scores):
+        """How many values one part slot of the example ``scores`` score can take (the
+        labels of a token, the heads of a word, the candidates of a set): where EG's
+        dual starts (nothing here: a structure with marginals says)."""
+        raise NotImplementedError(f"{type(self).__name__} does not say how many choices a part has.")
 
     def marginals(self, scores):
         """``(log Z, mu)`` of the distribution ``p(y) ∝ exp(score(scores, y))`` over this

@@ -288,6 +288,10 @@ class LinearChain(Structure):
         )
         return log_z, ChainScores(mu_unary, mu_pair, mu_unary[0].copy(), mu_unary[-1].copy(), None)
 
+    def n_choices(self, scores):
+        """The labels a token can take."""
+        return self.n_labels
+
     @property
     def has_expected_delta(self):
         """Expected feature vectors from the marginals of orders 0 and 1."""

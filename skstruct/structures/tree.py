@@ -160,6 +160,10 @@ class ArcFactoredTree(FixedLayout, Structure):
             label_mu = mu[:, :, None] * share
         return log_z, TreeScores(mu, np.zeros_like(scores.sib), label_mu, n)
 
+    def n_choices(self, scores):
+        """The heads a word can take (the root or another word), times its labels."""
+        return scores.n * max(self.n_labels, 1)
+
     @property
     def has_expected_delta(self):
         """Expected feature vectors of first-order unlabelled trees."""

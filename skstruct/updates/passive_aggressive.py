@@ -2,7 +2,7 @@
 ``train_passive_aggressive.c`` makes it for linear chains.
 
 For an example ``(x, y)`` whose decoded output ``y*`` differs from ``y`` with loss
-``rho = structure.loss(y, y*)`` (Hamming, the tokens labelled wrong, for chains), with
+``rho = structure.loss(encoded, i, y, y*)`` (Hamming, the tokens labelled wrong, for chains), with
 ``d = phi(x, y) - phi(x, y*)``, the cost
 
     loss = w . phi(x, y*) - w . phi(x, y) + sqrt(rho)      (error_sensitive)
@@ -121,7 +121,11 @@ class PassiveAggressiveUpdate(UpdateRule):
             return []
         stats["mistakes"] += 1
         margin = structure.margin(scores, gold, pred, 0, gold.shape[0])  # w . d
-        cost = np.sqrt(structure.loss(gold, pred)) if self.error_sensitive else 1.0
+        cost = (
+            np.sqrt(structure.loss(example.encoded, example.index, gold, pred))
+            if self.error_sensitive
+            else 1.0
+        )
         loss = max(float(cost - margin), 0.0)
         stats["loss"] += loss
         _, delta = structure.delta(example.encoded, example.index, gold, pred)
