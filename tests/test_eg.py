@@ -379,12 +379,13 @@ def test_generic_dual_equals_the_fast_path(kind, seed):
             rate[i], _ = online_step(dual, i, coef, rate[i], True, ceiling=2.0)
         np.testing.assert_allclose(coefs[1], coefs[0], rtol=1e-10, atol=1e-12)
         assert rates[1].tolist() == rates[0].tolist()
-    for want, got in zip(objectives(fast, coefs[0]).values(), objectives(generic, coefs[1]).values()):
-        assert got == pytest.approx(want, rel=1e-12, abs=1e-12)
+    want, got = objectives(fast, coefs[0]), objectives(generic, coefs[1])
+    for key in want:
+        assert got[key] == pytest.approx(want[key], rel=1e-12, abs=1e-12)
     rate = 2.0
     for _ in range(3):
-        (coef_f, rate_f, _), (coef_g, rate, _) = (batch_step(d, c, rate, True, 2.0)
-                                                 for d, c in ((fast, coefs[0]), (generic, coefs[1])))  # fmt: skip
+        coef_f, rate_f, _ = batch_step(fast, coefs[0], rate, True, 2.0)
+        coef_g, rate, _ = batch_step(generic, coefs[1], rate, True, 2.0)
         coefs = [coef_f, coef_g]
         assert rate == rate_f
         np.testing.assert_allclose(coef_g, coef_f, rtol=1e-10, atol=1e-12)
@@ -449,12 +450,12 @@ def test_chain_estimator_learns_and_records_the_objectives(online):
 
 @pytest.mark.parametrize("parses", [False, True])
 def test_estimator_through_the_generic_dual_equals_its_fast_path(parses, monkeypatch):
-    if parses:
-        (X, y), make = _TREE_DATA, lambda: ExponentiatedGradientSSVM(Eisner(), max_iter=3,
-                                                                     random_state=0)  # fmt: skip
-    else:
-        (X, y), make = _CHAIN, lambda: ExponentiatedGradientSSVM(features=TokenFeatures(),
-                                                                 max_iter=3, random_state=0)  # fmt: skip
+    (X, y), params = (_TREE_DATA, {"decoder": Eisner()}) if parses else (
+        _CHAIN, {"features": TokenFeatures()})  # fmt: skip
+
+    def make():
+        return ExponentiatedGradientSSVM(**params, max_iter=3, random_state=0)
+
     fast = make().fit(X[:40], y[:40])
     monkeypatch.setattr(_eg_duals, "FAST_DUALS", {})
     generic = make().fit(X[:40], y[:40])
@@ -462,7 +463,7 @@ def test_estimator_through_the_generic_dual_equals_its_fast_path(parses, monkeyp
     np.testing.assert_allclose(generic.coef_, fast.coef_, rtol=1e-9, atol=1e-10)
     for want, got in zip(fast.history_, generic.history_):
         for key in ("primal", "dual", "gap"):
-            assert got[key] == pytest.approx(want[key], rel=1e-11)  # 3 epochs of rounding
+            assert got[key] == pytest.approx(want[key], rel=1e-10)  # 3 epochs of rounding
 
 
 def test_chain_weights_cover_every_pair():

@@ -87,14 +87,9 @@ class StructuredDual:
         self.expected_loss = np.empty(n_examples)
         for i in range(n_examples):
             scores = structure.scores(encoded, i, zero)
-            # each part's loss (augmented less plain scores), where the part can occur
-            augmented, start = structure.augment(scores, self._gold(i)), gold_potential(
-                structure.n_choices(scores)
-            )
-            with np.errstate(invalid="ignore"):  # parts no output has score -inf
-                self.theta[i] = _parts(
-                    lambda s, a: np.where(np.isfinite(s), -start * (a - s), s), scores, augmented
-                )
+            augmented = structure.augment(scores, self._gold(i))
+            start = _starting_potentials(gold_potential(structure.n_choices(scores)))
+            self.theta[i] = _parts(start, scores, augmented)
             self.mu[i], self.expected_loss[i] = self._marginals(i, self.theta[i])
 
     def _gold(self, i):
@@ -167,6 +162,17 @@ class StructuredDual:
         theta, mu, expected_loss = snapshot
         self.theta[:], self.mu[:] = theta, mu
         self.expected_loss[...] = expected_loss
+
+
+def _starting_potentials(potential):
+    """``(scores, augmented) -> -potential * loss`` of each part (its augmented less its
+    plain score), ``-inf`` where the part can occur in no output (its score is)."""
+
+    def start(scores, augmented):
+        with np.errstate(invalid="ignore"):  # -inf less -inf
+            return np.where(np.isfinite(scores), -potential * (augmented - scores), scores)
+
+    return start
 
 
 def _parts(function, first, *others):

@@ -77,7 +77,9 @@ class Structure:
         """How many values one part slot of the example ``scores`` score can take (the
         labels of a token, the heads of a word, the candidates of a set): where EG's
         dual starts (nothing here: a structure with marginals says)."""
-        raise NotImplementedError(f"{type(self).__name__} does not say how many choices a part has.")
+        raise NotImplementedError(
+            f"{type(self).__name__} does not say how many choices parts have."
+        )
 
     def marginals(self, scores):
         """``(log Z, mu)`` of the distribution ``p(y) ∝ exp(score(scores, y))`` over this
