@@ -12,6 +12,7 @@ from .features import ArcFeatures, TokenFeatures
 from .learners import (
     AROW,
     SWVP,
+    ConditionalRandomField,
     ExponentiatedGradientSSVM,
     LinearChainCRF,
     ParameterMixing,
@@ -32,6 +33,7 @@ __all__ = [
     "ArcStandard",
     "BeamSearch",
     "ChuLiuEdmonds",
+    "ConditionalRandomField",
     "Eisner",
     "ExponentiatedGradientSSVM",
     "Greedy",

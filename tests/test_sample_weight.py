@@ -187,7 +187,7 @@ def test_metadata_routing_through_pipeline_and_grid_search():
 
 
 def test_crf_weight_two_is_the_sequence_twice():
-    from skstruct.learners.crf import ChainLikelihood
+    from skstruct.learners._likelihood import ChainLikelihood
 
     X, y = _data(5)
     weights = np.ones(len(X))

@@ -3,7 +3,7 @@
 from ._base import BaseStructuredLearner
 from ._weights import AveragedWeights, ConfidenceWeights
 from .arow import AROW
-from .crf import LinearChainCRF
+from .crf import ConditionalRandomField, LinearChainCRF
 from .eg import ExponentiatedGradientSSVM
 from .mixing import ParameterMixing
 from .passive_aggressive import PassiveAggressive
@@ -16,6 +16,7 @@ __all__ = [
     "SWVP",
     "AveragedWeights",
     "BaseStructuredLearner",
+    "ConditionalRandomField",
     "ConfidenceWeights",
     "ExponentiatedGradientSSVM",
     "LinearChainCRF",

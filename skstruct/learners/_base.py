@@ -21,7 +21,6 @@ from .._kernels.threads import numba_threads
 from ..updates import DecodedOutput, Example
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
-from ..utils.validation import check_sequences_and_labels
 from ._fused import Minibatch, fused_epoch
 from ._model import StructuredModel, kernel_threads
 from ._progress import EpochProgress
@@ -81,7 +80,7 @@ class BaseStructuredLearner(StructuredModel):
             The fitted learner.
         """
         decoder = self.check_decoder()
-        X, y = check_sequences_and_labels(X, y)
+        X, y = decoder.capabilities.task.check_examples(X, y)
         weights = check_sample_weight(sample_weight, len(X))
         rng = check_random_state(self.random_state)
         X, y, X_dev, y_dev, weights = development_set(self, X, y, X_dev, y_dev, rng, weights)
@@ -153,7 +152,7 @@ class BaseStructuredLearner(StructuredModel):
         -------
         self : object
         """
-        X, y = check_sequences_and_labels(X, y)
+        X, y = self.check_examples(X, y)
         X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
         if hasattr(self, "coef_"):
             if classes is not None and not np.array_equal(np.unique(classes), self.classes_):
@@ -259,7 +258,7 @@ class BaseStructuredLearner(StructuredModel):
             they are not all 1: pass it, or a part of it (``(encoded.take(rows), ...)``),
             to :meth:`run_epoch`.
         """
-        X, y = check_sequences_and_labels(X, y)
+        X, y = self.check_examples(X, y)
         X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
         encoded, labels = self._initialize(X, y, classes=classes, rng=None)
         return self._new_state(), training_data(encoded, labels, weights)
@@ -462,7 +461,7 @@ def development_set(estimator, X, y, X_dev, y_dev, rng, sample_weight=None):
     if (X_dev is None) != (y_dev is None):
         raise ValueError("Pass both X_dev and y_dev, or neither.")
     if X_dev is not None:
-        X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
+        X_dev, y_dev = estimator.check_examples(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
     elif estimator.validation_fraction is not None:
         dev = _hold_out(len(X), estimator.validation_fraction, rng)
         pick = lambda seqs, mask: [s for s, m in zip(seqs, mask) if m]  # noqa: E731

@@ -139,7 +139,8 @@ class StructuredDual:
         """``w = sum_i C_i (phi(x_i, y_i) - E_{alpha_i}[phi])``, computed afresh."""
         coef = np.zeros(self.structure.n_weights)
         for i in range(self.expected_loss.size):
-            self.structure.add_to(coef, *self._expected_delta(i, self.mu[i], self.Ci[i]))
+            self.structure.add_expected_delta(coef, self.encoded, i, self._gold(i), self.mu[i],
+                                              self.Ci[i])  # fmt: skip
         return coef
 
     def hinge(self, coef):

@@ -1,21 +1,27 @@
-"""The conditional log-likelihood of any structure with marginals, written once.
+"""The conditional log-likelihood of a CRF: written once for any structure with
+marginals, with fused kernels for first-order chains.
 
 ``NLL(w) = sum_i s_i (log Z(x_i) - w . phi(x_i, y_i))`` and its gradient ``sum_i s_i
 (E_{p(.|x_i)}[phi] - phi(x_i, y_i))`` (``s_i`` the sample weights) come from the
 structure protocol alone: ``marginals`` gives ``log Z`` and the part marginals,
 ``expected_delta`` the gradient's sparse terms. A chain CRF trains through the fused
-forward-backward kernels of :class:`~skstruct.learners.crf.ChainLikelihood`, tested equal
-to this; a structure without such kernels (a first-order tree: inside-outside or the
-matrix-tree theorem) trains through this one.
+forward-backward kernels of :class:`ChainLikelihood` (registered in
+:data:`FAST_LIKELIHOODS`), tested equal to this; a structure without such kernels (a
+first-order tree: inside-outside or the matrix-tree theorem; candidate sets) trains
+through this one.
 """
 
 import numpy as np
+
+from .._kernels import crf as _crf
+from ..structures import LinearChain
+from ..utils.parts import on_threads
 
 
 class StructuredLikelihood:
     """``NLL(w) + c2 ||w||^2`` and its gradient over an encoded corpus, for any
     structure with ``has_marginals`` and ``has_expected_delta`` (the call signature of
-    :class:`~skstruct.learners.crf.ChainLikelihood`).
+    :class:`ChainLikelihood`).
 
     Parameters
     ----------
@@ -29,7 +35,8 @@ class StructuredLikelihood:
         Sample weights (None: ones).
     """
 
-    def __init__(self, structure, encoded, outputs, c2, weights=None):
+    def __init__(self, structure, encoded, outputs, c2, n_threads=1, fixed=None, empirical=None,
+                 weights=None):  # fmt: skip
         for capability in ("has_marginals", "has_expected_delta"):
             if not getattr(structure, capability):
                 raise ValueError(
@@ -37,6 +44,7 @@ class StructuredLikelihood:
                     f"by likelihood ({capability} is False)."
                 )
         self.structure, self.encoded, self.outputs, self.c2 = structure, encoded, outputs, c2
+        self.fixed = fixed
         n = encoded.n_sentences
         self.weights = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
         self.bounds = structure.output_offsets(encoded)
@@ -49,6 +57,92 @@ class StructuredLikelihood:
             scores = structure.scores(encoded, i, coef)
             log_z, mu = structure.marginals(scores)
             loss += self.weights[i] * (log_z - structure.score(scores, gold))
-            keys, values = structure.expected_delta(encoded, i, gold, mu)
-            structure.add_to(grad, keys, -self.weights[i] * values)
+            structure.add_expected_delta(grad, encoded, i, gold, mu, -self.weights[i])
+        if self.fixed is not None:
+            grad[self.fixed] = 0.0
         return loss + self.c2 * float(coef @ coef), grad
+
+
+#: Chunks the corpus is cut into for the likelihood's gradient: fixed, so that the
+#: sums, and the model, are the same on any number of threads.
+N_CHUNKS = 16
+
+
+def gold_counts(structure, encoded, labels, weights=None):
+    """``Phi = sum_i w_i phi(x_i, y_i)`` in ``structure``'s weight layout (``w_i`` the
+    sample weights, 1 without)."""
+    counts = np.zeros(structure.n_weights)
+    weights = np.ones(encoded.n_sentences) if weights is None else weights
+    _crf.empirical_counts(encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
+                          labels, structure.rows.arrays, structure.n_labels, weights,
+                          counts)  # fmt: skip
+    return counts
+
+
+class ChainLikelihood:
+    """The CRF objective over an encoded corpus: ``NLL(w) + c2 ||w||^2`` (CRFsuite's
+    scaling of the L2 term) and its gradient, as :func:`~skstruct.learners._lbfgs.minimize_lbfgs`
+    (or ``scipy.optimize.minimize`` with ``jac=True``) takes them.
+
+    ``NLL(w) = sum_i w_i log Z(x_i) - w . Phi`` (``w_i`` the sentences' sample weights,
+    ``weights``; 1 without): the gold counts ``Phi`` are counted once,
+    here; each call runs forward-backward over the sentences, cut into
+    :data:`N_CHUNKS` runs of about equal tokens, each run summed on a thread of its own
+    and the runs added in order (``empirical``: ``Phi`` when the caller has it). The
+    weights ``fixed`` (a bool mask, or None) get a zero
+    gradient: started at zero, L-BFGS and OWL-QN never move them, so they act as weights
+    the model does not have.
+    """
+
+    def __init__(self, structure, encoded, labels, c2, n_threads, fixed=None, empirical=None,
+                 weights=None):  # fmt: skip
+        self.structure, self.encoded = structure, encoded
+        self.c2, self.n_threads, self.fixed = c2, n_threads, fixed
+        # the sentences' sample weights (ones: every sum as unweighted)
+        self.weights = np.ones(encoded.n_sentences) if weights is None else weights
+        offsets = encoded.offsets
+        n_chunks = max(1, min(N_CHUNKS, encoded.n_sentences))
+        cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], n_chunks + 1)[1:-1])
+        self.chunk_start = np.concatenate([[0], cuts, [encoded.n_sentences]]).astype(np.int64)
+        if empirical is None:
+            empirical = gold_counts(structure, encoded, labels, self.weights)
+        self.empirical = empirical
+        self.log_z = np.empty(n_chunks)
+        self.grads = np.empty((n_chunks, structure.n_weights))
+
+    @staticmethod
+    def handles(structure):
+        """Whether the fused kernels compute this chain's likelihood: first order."""
+        return structure.order == 1
+
+    def __call__(self, coef):
+        e = self.encoded
+        arrays = (e.indptr, e.indices, e.data, e.offsets, self.structure.rows.arrays, coef,
+                  self.structure.n_labels, self.chunk_start)  # fmt: skip
+
+        def expectations(chunks):
+            _crf.chunk_expectations(*arrays, chunks, self.weights, self.log_z, self.grads)
+
+        chunks = np.arange(self.chunk_start.size - 1, dtype=np.int64)
+        on_threads(expectations, np.array_split(chunks, min(self.n_threads, chunks.size)))
+        loss = self.log_z.sum() - coef @ self.empirical + self.c2 * (coef @ coef)
+        grad = self.grads.sum(axis=0)
+        grad -= self.empirical
+        grad += 2.0 * self.c2 * coef
+        if self.fixed is not None:
+            grad[self.fixed] = 0.0  # weights CRFsuite's model lacks stay at zero
+        return loss, grad
+
+
+#: Likelihoods with kernels of their own for a structure, tested equal to
+#: :class:`StructuredLikelihood` (which any other structure with marginals gets).
+FAST_LIKELIHOODS = {LinearChain: ChainLikelihood}
+
+
+def likelihood(structure, *args, **kwargs):
+    """The CRF objective for ``structure`` (arguments as :class:`StructuredLikelihood`
+    takes them): its fast path where one is registered, else the generic one."""
+    fast = FAST_LIKELIHOODS.get(type(structure))
+    if fast is not None and fast.handles(structure):
+        return fast(structure, *args, **kwargs)
+    return StructuredLikelihood(structure, *args, **kwargs)

@@ -19,7 +19,6 @@ from ..decoders import Viterbi
 from ..utils.scorer_guard import refuse_sklearn_scorer
 from ..utils.tags import sequence_tags
 from ..utils.validation import (
-    check_sequences_and_labels,
     examples_from,
     is_lazy,
     sequence_chunks,
@@ -67,6 +66,12 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
                 f"(head, deprel) pairs."
             )
         return decoder
+
+    def check_examples(self, X, y, X_name="X", y_name="y"):
+        """``X`` and ``y`` as lists, checked by the task of this learner's decoder
+        (before any fitted state exists; errors name the example)."""
+        decoder = Viterbi() if self.decoder is None else self.decoder
+        return decoder.capabilities.task.check_examples(X, y, X_name, y_name)
 
     def _decoder_needs(self):
         """``(capability, why)`` pairs the decoder must meet (learners add theirs)."""
@@ -147,8 +152,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
                             self._refuse_unreachable(i, known)
                         ids[bounds[i] : bounds[i + 1]] = path
             labels = self.task_.predictions(self, ids)
-            bounds = bounds.tolist()
-            predicted.extend(labels[bounds[i] : bounds[i + 1]] for i in range(len(chunk)))
+            predicted.extend(self.task_.per_example(labels, bounds.tolist()))
         return predicted
 
     def predict_nbest(self, X, k=5, fixed=None):
@@ -265,16 +269,16 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         """
         check_is_fitted(self, "coef_")
         if not (is_lazy(X) or is_lazy(y)):
-            X, y = check_sequences_and_labels(X, y)
+            X, y = self.task_.check_examples(X, y)
             return self._token_accuracy(self.encode(X, y), self.coef_)
         n_correct = n_tokens = 0
         for start, X_chunk, y_chunk in sequence_chunks(X, y):
             with examples_from(start):
                 encoded, outputs = self.encode(X_chunk, y_chunk)
             predicted = self._predict_ids(encoded, self.coef_)
-            correct = self.task_.correct(self.structure_, predicted, outputs)
-            n_correct += int(np.count_nonzero(correct))
-            n_tokens += correct.size
+            correct, total = self.task_.score(self.structure_, encoded, predicted, outputs)
+            n_correct += correct
+            n_tokens += total
         # the mean _token_accuracy takes: counts of 0/1 are exact, the division rounds once
         return n_correct / n_tokens
 
@@ -326,7 +330,8 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         encoded, outputs = data
         structure = self.structure_ if structure is None else structure
         predicted = self._predict_ids(encoded, coef, structure)
-        return float(np.mean(self.task_.correct(structure, predicted, outputs)))
+        correct, total = self.task_.score(structure, encoded, predicted, outputs)
+        return correct / total
 
     def __sklearn_tags__(self):
         return sequence_tags(super().__sklearn_tags__())

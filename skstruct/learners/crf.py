@@ -1,5 +1,7 @@
-"""LinearChainCRF: a first-order conditional random field trained by L-BFGS / OWL-QN
-or by SGD (CRFsuite's ``lbfgs`` and ``l2sgd``)."""
+"""Conditional random fields trained by L-BFGS / OWL-QN: over any structure with
+marginals (:class:`ConditionalRandomField`: chains, first-order dependency trees,
+candidate sets), and the first-order chain with CRFsuite's feature generation and its
+SGD (:class:`LinearChainCRF`)."""
 
 import sys
 import time
@@ -7,87 +9,262 @@ from numbers import Integral, Real
 
 import numpy as np
 from sklearn.utils import check_random_state
+from sklearn.utils.validation import check_is_fitted
 from threadpoolctl import threadpool_limits
 
-from .._kernels import crf as _crf
 from ..decoders import Viterbi
 from ..decoders.chain import ALLOWED
 from ..structures import EmissionRows
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
-from ..utils.parts import on_threads
-from ..utils.validation import check_sequences_and_labels
+from ..utils.validation import check_sequences, check_sequences_and_labels
 from ._base import check_sample_weight, drop_unweighted
 from ._l2sgd import _Corpus, minimize_l2sgd
 from ._lbfgs import LINESEARCHES, minimize_lbfgs
+from ._likelihood import gold_counts, likelihood
 from ._model import StructuredModel, kernel_threads
 
-#: Chunks the corpus is cut into for the likelihood's gradient: fixed, so that the
-#: sums, and the model, are the same on any number of threads.
-N_CHUNKS = 16
 
+class ConditionalRandomField(StructuredModel):
+    """A conditional random field over the outputs of any structure with exact
+    marginals, trained by L-BFGS (OWL-QN with an L1 term) on its regularised
+    log-likelihood.
 
-def gold_counts(structure, encoded, labels, weights=None):
-    """``Phi = sum_i w_i phi(x_i, y_i)`` in ``structure``'s weight layout (``w_i`` the
-    sample weights, 1 without)."""
-    counts = np.zeros(structure.n_weights)
-    weights = np.ones(encoded.n_sentences) if weights is None else weights
-    _crf.empirical_counts(encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
-                          labels, structure.rows.arrays, structure.n_labels, weights,
-                          counts)  # fmt: skip
-    return counts
+    Minimises ``-sum_i s_i log p(y_i | x_i) + c1 ||w||_1 + c2 ||w||^2`` with ``p(y |
+    x) ∝ exp(w . phi(x, y))`` over the outputs of the decoder's structure: label
+    sequences (``Viterbi()``, first order; forward-backward), dependency trees
+    (``Eisner()``: projective, inside-outside; ``ChuLiuEdmonds()``: any tree, the
+    matrix-tree theorem; unlabelled, first order) or the candidates of candidate sets
+    (:class:`~skstruct.BestCandidate`: a maximum-entropy reranker). ``log Z`` and the
+    gradient come from the structure protocol (``marginals``, ``expected_delta``:
+    :class:`~skstruct.learners._likelihood.StructuredLikelihood`); first-order chains
+    run on fused kernels tested equal to it. Predictions are the decoder's argmax.
 
+    For chains with CRFsuite's options (``min_freq``, ``all_possible_states``,
+    ``allowed``, the ``l2sgd`` solver) use :class:`LinearChainCRF`; here a chain has
+    the (feature, label) pairs seen in training and every label bigram, as
+    :class:`LinearChainCRF`'s defaults do, and trains to the same weights.
 
-class ChainLikelihood:
-    """The CRF objective over an encoded corpus: ``NLL(w) + c2 ||w||^2`` (CRFsuite's
-    scaling of the L2 term) and its gradient, as :func:`~skstruct.learners._lbfgs.minimize_lbfgs`
-    (or ``scipy.optimize.minimize`` with ``jac=True``) takes them.
+    Parameters
+    ----------
+    decoder : Viterbi, Eisner, ChuLiuEdmonds, BestCandidate or None, default=None
+        The structure (``None``: ``Viterbi()``); its decoder must have exact marginals.
+    features : transformer or None, default=None
+        As for :class:`~skstruct.StructuredPerceptron`; for parsers an
+        :class:`~skstruct.ArcFeatures` (the default).
+    n_features : int or None, default=None
+        Hash features into this many columns.
+    c1, c2 : float, default=0.0, 1.0
+        L1 and L2 coefficients (CRFsuite's scale).
+    max_iter : int or None, default=100
+        L-BFGS iterations at most (None: no limit).
+    epsilon, period, delta, num_memories, linesearch, max_linesearch
+        L-BFGS's stopping rules and settings, as for :class:`LinearChainCRF`.
+    n_jobs : int or None, default=None
+        Threads of the chain kernels and of predictions (joblib's conventions); the
+        model is the same whatever it is.
+    verbose : int, default=0
+        Print the objective after every iteration (standard error).
 
-    ``NLL(w) = sum_i w_i log Z(x_i) - w . Phi`` (``w_i`` the sentences' sample weights,
-    ``weights``; 1 without): the gold counts ``Phi`` are counted once,
-    here; each call runs forward-backward over the sentences, cut into
-    :data:`N_CHUNKS` runs of about equal tokens, each run summed on a thread of its own
-    and the runs added in order (``empirical``: ``Phi`` when the caller has it). The
-    weights ``fixed`` (a bool mask, or None) get a zero
-    gradient: started at zero, L-BFGS and OWL-QN never move them, so they act as weights
-    the model does not have.
+    Attributes
+    ----------
+    coef_ : ndarray of shape (n_weights,)
+    structure_, decoder_, encoder_, features_
+    classes_ : ndarray
+        Labels (sequence labelling only).
+    n_iter_, n_evaluations_ : int
+    stop_reason_ : str
+    history_ : list of dict
+        As for :class:`LinearChainCRF`'s L-BFGS.
+
+    Examples
+    --------
+    A probabilistic first-order parser:
+
+    >>> from skstruct import ConditionalRandomField, Eisner
+    >>> X = [[{"form": "dogs", "pos": "NNS"}, {"form": "bark", "pos": "VBP"}]] * 4
+    >>> y = [[2, 0]] * 4
+    >>> parser = ConditionalRandomField(Eisner(), c2=0.01).fit(X, y)
+    >>> parser.predict(X[:1])
+    [[2, 0]]
     """
 
-    def __init__(self, structure, encoded, labels, c2, n_threads, fixed=None, empirical=None,
-                 weights=None):  # fmt: skip
-        self.structure, self.encoded = structure, encoded
-        self.c2, self.n_threads, self.fixed = c2, n_threads, fixed
-        # the sentences' sample weights (ones: every sum as unweighted)
-        self.weights = np.ones(encoded.n_sentences) if weights is None else weights
-        offsets = encoded.offsets
-        n_chunks = max(1, min(N_CHUNKS, encoded.n_sentences))
-        cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], n_chunks + 1)[1:-1])
-        self.chunk_start = np.concatenate([[0], cuts, [encoded.n_sentences]]).astype(np.int64)
-        if empirical is None:
-            empirical = gold_counts(structure, encoded, labels, self.weights)
-        self.empirical = empirical
-        self.log_z = np.empty(n_chunks)
-        self.grads = np.empty((n_chunks, structure.n_weights))
+    _parameter_constraints: dict = {
+        "decoder": [HasMethods(["make_structure", "decode", "search", "predict"]), None],
+        "features": [HasMethods(["fit", "transform"]), None],
+        "n_features": [Interval(Integral, 1, None, closed="left"), None],
+        "c1": [Interval(Real, 0, None, closed="left")],
+        "c2": [Interval(Real, 0, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
+        "epsilon": [Interval(Real, 0, None, closed="left")],
+        "period": [Interval(Integral, 0, None, closed="left")],
+        "delta": [Interval(Real, 0, None, closed="left")],
+        "num_memories": [Interval(Integral, 1, None, closed="left")],
+        "linesearch": [StrOptions(set(LINESEARCHES))],
+        "max_linesearch": [Interval(Integral, 1, None, closed="left")],
+        "n_jobs": [Integral, None],
+        "verbose": ["verbose"],
+    }
 
-    def __call__(self, coef):
-        e = self.encoded
-        arrays = (e.indptr, e.indices, e.data, e.offsets, self.structure.rows.arrays, coef,
-                  self.structure.n_labels, self.chunk_start)  # fmt: skip
+    #: Relation labels would need labelled marginals' expected features.
+    learns_relation_labels = False
+    random_state = None  # L-BFGS draws nothing
 
-        def expectations(chunks):
-            _crf.chunk_expectations(*arrays, chunks, self.weights, self.log_z, self.grads)
+    def __init__(
+        self,
+        decoder=None,
+        *,
+        features=None,
+        n_features=None,
+        c1=0.0,
+        c2=1.0,
+        max_iter=100,
+        epsilon=1e-5,
+        period=10,
+        delta=1e-5,
+        num_memories=6,
+        linesearch="MoreThuente",
+        max_linesearch=20,
+        n_jobs=None,
+        verbose=0,
+    ):
+        self.decoder = decoder
+        self.features = features
+        self.n_features = n_features
+        self.c1 = c1
+        self.c2 = c2
+        self.max_iter = max_iter
+        self.epsilon = epsilon
+        self.period = period
+        self.delta = delta
+        self.num_memories = num_memories
+        self.linesearch = linesearch
+        self.max_linesearch = max_linesearch
+        self.n_jobs = n_jobs
+        self.verbose = verbose
 
-        chunks = np.arange(self.chunk_start.size - 1, dtype=np.int64)
-        on_threads(expectations, np.array_split(chunks, min(self.n_threads, chunks.size)))
-        loss = self.log_z.sum() - coef @ self.empirical + self.c2 * (coef @ coef)
-        grad = self.grads.sum(axis=0)
-        grad -= self.empirical
-        grad += 2.0 * self.c2 * coef
-        if self.fixed is not None:
-            grad[self.fixed] = 0.0  # weights CRFsuite's model lacks stay at zero
-        return loss, grad
+    def _decoder_needs(self):
+        yield (
+            "marginals",
+            f"{type(self).__name__} needs exact marginals, which first-order models have: use "
+            "Viterbi(order=1), Eisner(order=1), ChuLiuEdmonds() or BestCandidate()",
+        )
+
+    @fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y, *, sample_weight=None):
+        """Minimise the regularised negative log-likelihood by L-BFGS (OWL-QN).
+
+        Parameters
+        ----------
+        X : list of examples
+            As the decoder's task reads them (token dicts, sentences for parsers,
+            candidate sets).
+        y : list of outputs
+        sample_weight : array-like of shape (n_examples,), default=None
+            A finite, non-negative weight per example, multiplying its log-likelihood
+            (0 leaves it out).
+
+        Returns
+        -------
+        self : object
+        """
+        started = time.perf_counter()
+        decoder = self.check_decoder()
+        X, y = decoder.capabilities.task.check_examples(X, y)
+        X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
+        encoded, outputs = self._initialize(X, y, classes=None, rng=None, decoder=decoder)
+        if hasattr(self.structure_, "rows"):  # a chain: the pairs seen, as CRFsuite
+            rows = EmissionRows.seen(encoded, outputs, self.structure_.n_labels)
+            self.structure_ = self.structure_.with_rows(rows)
+        self._fit_lbfgs(encoded, outputs, None, None, weights, started)
+        return self
+
+    def predict_head_proba(self, X):
+        """The probability of every head of every word, for a parser: the arc marginals
+        of the fitted model (inside-outside over projective trees, the matrix-tree
+        theorem over all; single-rooted as the decoder says).
+
+        Parameters
+        ----------
+        X : list of sentences
+
+        Returns
+        -------
+        list of ndarray of shape (n_words, n_words + 1)
+            Per sentence, row ``d - 1`` holds the probabilities of word ``d``'s heads
+            ``0`` (the root) to ``n_words``; each row sums to 1.
+        """
+        check_is_fitted(self, "coef_")
+        if not hasattr(self.structure_, "split_outputs"):
+            raise ValueError(
+                f"predict_head_proba needs a parser (Eisner or ChuLiuEdmonds); this model "
+                f"uses {type(self.decoder_).__name__}."
+            )
+        X = check_sequences(X)
+        encoded = self.task_.encode_X(self, X)
+        found = []
+        for i in range(encoded.n_sentences):
+            mu = self.structure_.marginals(self.structure_.scores(encoded, i, self.coef_))[1]
+            found.append(mu.arc[: mu.n + 1, 1 : mu.n + 1].T.copy())
+        return found
+
+    def _fit_lbfgs(self, encoded, outputs, fixed, counts, weights, started):
+        """Run L-BFGS (OWL-QN) from zero; sets the fitted attributes."""
+        history, ended = [], [started]  # when the last iteration ended
+
+        def iteration(state):
+            before = history[-1]["evaluations"] if history else 1
+            self._record(history, ended, state, pg_norm=float(state.pg_norm), step=state.step,
+                         evaluations=int(state.nfev),
+                         linesearch_trials=int(state.nfev) - before)  # fmt: skip
+
+        objective = likelihood(
+            self.structure_, encoded, outputs, self.c2, kernel_threads(self.n_jobs), fixed,
+            empirical=counts, weights=weights,
+        )  # fmt: skip
+        # one BLAS thread: OpenBLAS's threads spin after each of L-BFGS's dot products
+        # and slowed the gradient's numba threads by 40% (measured on 2 cores)
+        with threadpool_limits(limits=1, user_api="blas"):
+            result = minimize_lbfgs(
+                objective,
+                np.zeros(self.structure_.n_weights),
+                c1=self.c1,
+                num_memories=self.num_memories,
+                max_iterations=self.max_iter,
+                epsilon=self.epsilon,
+                period=self.period,
+                delta=self.delta,
+                linesearch=self.linesearch,
+                max_linesearch=self.max_linesearch,
+                callback=iteration,
+            )
+        self.n_evaluations_ = int(result.nfev)
+        self._set_result(result, history, encoded)
+
+    def _set_result(self, result, history, encoded):
+        self.coef_ = result.x
+        self.n_iter_ = int(result.nit)
+        self.stop_reason_ = result.message
+        self.history_ = history
+        self._compile_prediction(encoded)
+
+    def _record(self, history, ended, state, **fields):
+        """Append iteration ``state``'s entry to ``history`` (``ended[0]``: when the
+        last iteration ended)."""
+        now = time.perf_counter()
+        seconds, ended[0] = now - ended[0], now
+        history.append({
+            "iteration": int(state.nit),
+            "loss": float(state.fun),
+            "feature_norm": float(np.linalg.norm(state.x)),
+            **fields,
+            "active_features": int(np.count_nonzero(state.x)),
+            "seconds": seconds,
+        })  # fmt: skip
+        if self.verbose:
+            print(f"iteration {state.nit}: loss {state.fun:.6g}", file=sys.stderr)
 
 
-class LinearChainCRF(StructuredModel):
+class LinearChainCRF(ConditionalRandomField):
     """A first-order linear-chain CRF, trained by L-BFGS (OWL-QN with an L1 term) on
     its regularised log-likelihood, as CRFsuite's ``lbfgs``, or by SGD, as its
     ``l2sgd``.
@@ -322,79 +499,27 @@ default=1000, 10, 20
         rng = check_random_state(self.random_state)
         encoded, labels = self._initialize(X, y, classes=None, rng=rng)
         self.structure_, fixed, counts = self._weights(encoded, labels)
-        self._sample_weight = weights  # for the solvers; gone when fit ends
         if weights is not None:
             counts = gold_counts(self.structure_, encoded, labels, weights)
-        history = []
-        ended = [started]  # when the last iteration ended
-
-        def record(state, **fields):
-            now = time.perf_counter()
-            seconds, ended[0] = now - ended[0], now
-            history.append({
-                "iteration": int(state.nit),
-                "loss": float(state.fun),
-                "feature_norm": float(np.linalg.norm(state.x)),
-                **fields,
-                "active_features": int(np.count_nonzero(state.x)),
-                "seconds": seconds,
-            })  # fmt: skip
-            if self.verbose:
-                print(f"iteration {state.nit}: loss {state.fun:.6g}", file=sys.stderr)
-
-        # one BLAS thread: OpenBLAS's threads spin after each of L-BFGS's dot products
-        # and slowed the gradient's numba threads by 40% (measured on 2 cores)
+        if self.solver == "lbfgs":
+            self._fit_lbfgs(encoded, labels, fixed, counts, weights, started)
+            return self
+        history, ended = [], [started]
         with threadpool_limits(limits=1, user_api="blas"):
-            try:
-                if self.solver == "l2sgd":
-                    result = self._sgd(encoded, labels, fixed, rng, record)
-                else:
-                    result = self._lbfgs(encoded, labels, fixed, counts, record, history)
-            finally:
-                del self._sample_weight
-        self.coef_ = result.x
-        self.n_iter_ = int(result.nit)
-        self.stop_reason_ = result.message
-        self.history_ = history
-        self._compile_prediction(encoded)
+            result = self._sgd(encoded, labels, fixed, rng, weights,
+                               lambda state, **fields: self._record(history, ended, state,
+                                                                    **fields))  # fmt: skip
+        self._set_result(result, history, encoded)
         return self
 
-    def _lbfgs(self, encoded, labels, fixed, counts, record, history):
-        objective = ChainLikelihood(
-            self.structure_, encoded, labels, self.c2, kernel_threads(self.n_jobs), fixed,
-            empirical=counts, weights=self._sample_weight,
-        )  # fmt: skip
-
-        def iteration(state):
-            before = history[-1]["evaluations"] if history else 1
-            record(state, pg_norm=float(state.pg_norm), step=state.step,
-                   evaluations=int(state.nfev),
-                   linesearch_trials=int(state.nfev) - before)  # fmt: skip
-
-        result = minimize_lbfgs(
-            objective,
-            np.zeros(self.structure_.n_weights),
-            c1=self.c1,
-            num_memories=self.num_memories,
-            max_iterations=self.max_iter,
-            epsilon=self.epsilon,
-            period=self.period,
-            delta=self.delta,
-            linesearch=self.linesearch,
-            max_linesearch=self.max_linesearch,
-            callback=iteration,
-        )
-        self.n_evaluations_ = int(result.nfev)
-        return result
-
-    def _sgd(self, encoded, labels, fixed, rng, record):
+    def _sgd(self, encoded, labels, fixed, rng, weights, record):
         if self.c1:
             raise ValueError("solver='l2sgd' has no L1 term: set c1=0 (or solver='lbfgs').")
         n_structure = self.structure_.n_labels * (self.structure_.n_labels + 2)
         free = np.ones(n_structure)
         if fixed is not None:
             free[fixed[:n_structure]] = 0.0
-        corpus = _Corpus(encoded, labels, self.structure_, free, self._sample_weight)
+        corpus = _Corpus(encoded, labels, self.structure_, free, weights)
         result = minimize_l2sgd(
             corpus,
             self.c2,

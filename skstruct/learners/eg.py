@@ -11,7 +11,6 @@ from .._kernels.threads import numba_threads
 from ..structures import EmissionRows, LinearChain
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.interrupt import deferred_interrupt, warn_interrupted
-from ..utils.validation import check_sequences_and_labels
 from ._base import check_sample_weight, drop_unweighted
 from ._eg_duals import TreeDual, dual_for
 from ._model import StructuredModel, kernel_threads
@@ -227,12 +226,12 @@ class ExponentiatedGradientSSVM(StructuredModel):
         interrupt)``, which sets ``coef_`` (a solver of the dual; the kernels it calls
         run on ``n_jobs`` threads)."""
         decoder = self.check_decoder()
-        X, y = check_sequences_and_labels(X, y)
+        X, y = decoder.capabilities.task.check_examples(X, y)
         X, y, weights = drop_unweighted(X, y, check_sample_weight(sample_weight, len(X)))
         if (X_dev is None) != (y_dev is None):
             raise ValueError("Pass both X_dev and y_dev, or neither.")
         if X_dev is not None:
-            X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
+            X_dev, y_dev = self.check_examples(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
         rng = check_random_state(self.random_state)
         try:
             encoded, gold = self._initialize(X, y, classes=None, rng=rng, decoder=decoder)

@@ -24,7 +24,6 @@ from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_contex
 from ..utils.arrays import sorted_unique
 from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
-from ..utils.validation import check_sequences_and_labels
 from . import _shard_cache
 from ._base import (
     EarlyStopping,
@@ -321,6 +320,10 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self.random_state = random_state
         self.verbose = verbose
 
+    def check_examples(self, X, y, X_name="X", y_name="y"):
+        """``X`` and ``y`` checked by the task of the learner's decoder."""
+        return self.estimator.check_examples(X, y, X_name, y_name)
+
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, *, X_dev=None, y_dev=None, sample_weight=None):
         """Shard, train in parallel, mix.
@@ -341,7 +344,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self : object
         """
         fit_started = time.perf_counter()
-        X, y = check_sequences_and_labels(X, y)
+        X, y = self.check_examples(X, y)
         weights = check_sample_weight(sample_weight, len(X))
         self.__dict__.pop("estimator_", None)  # a failed fit must not leave an old model
         self.__dict__.pop("best_iteration_", None)

@@ -97,6 +97,12 @@ class Structure:
             f"(has_expected_delta is False)."
         )
 
+    def add_expected_delta(self, array, encoded, i, gold, mu, scale):
+        """``array += scale * expected_delta(encoded, i, gold, mu)`` (``array`` laid out
+        as the weights); structures with a faster way than the sparse vector say so."""
+        keys, values = self.expected_delta(encoded, i, gold, mu)
+        self.add_to(array, keys, scale * values)
+
 
 def sparse_sum(keys, values):
     """``(keys, values)`` with equal keys summed, keys ascending, zero values dropped.

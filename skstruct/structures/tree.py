@@ -180,20 +180,25 @@ class ArcFactoredTree(FixedLayout, Structure):
     def expected_delta(self, encoded, i, gold, mu):
         """``phi(x_i, gold) - E_mu[phi(x_i, y)]`` as ``(keys, values)``: every possible
         arc's features weighted by ``1[gold arc] - mu`` (first order, unlabelled)."""
+        # summed into a dense scratch of the hashed space: arcs share hashed features
+        dense = np.zeros(self.n_features)
+        self.add_expected_delta(dense, encoded, i, gold, mu, 1.0)
+        keys = np.flatnonzero(dense)
+        return keys, dense[keys]
+
+    def add_expected_delta(self, array, encoded, i, gold, mu, scale):
+        """``array += scale * expected_delta(...)``, scattered arc by arc (no sparse
+        vector of the whole hashed space in between)."""
         if not self.has_expected_delta:
             super().expected_delta(encoded, i, gold, mu)
         start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
         residual = -mu.arc[: n + 1, : n + 1]
         residual[self.split_outputs(gold)[0], np.arange(1, n + 1)] += 1.0
-        # summed into a dense scratch of the hashed space: arcs share hashed features
-        dense = np.zeros(self.n_features)
         width = _tree.arc_width(n, _tree.has_coarse(encoded.attrs))
         unused = np.zeros(1, dtype=np.int64)
-        _eg.scatter_arcs(encoded.attrs, start, n, residual, dense, self.n_features, 1.0,
+        _eg.scatter_arcs(encoded.attrs, start, n, residual, array, self.n_features, float(scale),
                          np.empty(width, dtype=np.int64), False, unused, 0, unused,
                          np.zeros(1))  # fmt: skip
-        keys = np.flatnonzero(dense)
-        return keys, dense[keys]
 
     def path_score(self, scores, outputs):
         """:meth:`score`, by the name chains give it."""

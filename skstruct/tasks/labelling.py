@@ -11,9 +11,10 @@ from ..features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from ..structures.constraints import ForbiddenGoldWarning
 from ..utils.arrays import concat_ranges
 from ..utils.validation import flat_labels, locate
+from ._base import Task
 
 
-class SequenceLabelling:
+class SequenceLabelling(Task):
     """A label per token (POS tagging, chunking, NER): ``y`` holds label lists.
 
     ``X`` is encoded by a :class:`~skstruct.features.TokenDictEncoder` (after the

@@ -7,10 +7,11 @@ from sklearn.base import clone
 
 from ..features import ArcFeatures
 from ..utils.validation import flat_labels
+from ._base import Task
 from .trees import check_heads, check_training_trees, split_trees
 
 
-class DependencyParsing:
+class DependencyParsing(Task):
     """A head per word (0 the root), or ``(head, deprel)`` pairs for labelled parsing.
 
     ``X`` (token dicts with a form and a POS) is encoded by

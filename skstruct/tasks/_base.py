@@ -1,0 +1,30 @@
+"""Task: what every task shares, and the defaults of tasks whose outputs are one per
+token or word."""
+
+import numpy as np
+
+from ..utils.validation import check_sequences_and_labels
+
+
+class Task:
+    """What a learner predicts (see :mod:`skstruct.tasks`): a task checks and encodes
+    ``X`` and ``y``, turns output ids back into what ``predict`` returns and scores
+    predictions. The defaults here are those of one output per token (or word)."""
+
+    def check_examples(self, X, y, X_name="X", y_name="y"):
+        """``X`` and ``y`` as lists, checked (errors name the example): here as
+        :func:`~skstruct.utils.validation.check_sequences_and_labels` checks them."""
+        return check_sequences_and_labels(X, y, X_name=X_name, y_name=y_name)
+
+    def per_example(self, predictions, bounds):
+        """What ``predict`` returns for each example, from the flat ``predictions``
+        (:meth:`predictions`) and the examples' output offsets ``bounds``: here each
+        example's slice, a list."""
+        return [predictions[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1)]
+
+    def score(self, structure, encoded, predicted, gold):
+        """``(correct, total)`` of the output ids ``predicted`` against ``gold`` on the
+        examples of ``encoded``: here the outputs that are right (:meth:`correct`) and
+        how many there are; the score is their ratio."""
+        correct = self.correct(structure, predicted, gold)
+        return int(np.count_nonzero(correct)), int(correct.size)
