@@ -299,10 +299,9 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         -------
         (encoded X, outputs) or encoded X when ``y`` is None
         """
-        encoded = self.task_.encode_X(self, X, names[0])
         if y is None:
-            return encoded
-        return encoded, self.task_.encode_y(self, y, name=names[1], strict=False)
+            return self.task_.encode_X(self, X, names[0])
+        return self.task_.encode(self, X, y, names)
 
     def score_encoded(self, data, coef=None):
         """Token accuracy (UAS for a parser) on encoded ``data`` (from :meth:`encode`),

@@ -34,6 +34,10 @@ class FixedLayout:
         keys = np.flatnonzero((coef != start_coef) | (coef_sum != start_sum))
         return keys, coef[keys], coef_sum[keys]
 
+    def weight_keys(self):
+        """The key of every weight, in order: its position."""
+        return np.arange(self.n_weights, dtype=np.int64)
+
     def add_to(self, array, keys, values):
         """``array += (keys, values)``: keys are positions (distinct) in a fixed layout."""
         array[keys] += values

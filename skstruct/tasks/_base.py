@@ -16,6 +16,12 @@ class Task:
         :func:`~skstruct.utils.validation.check_sequences_and_labels` checks them."""
         return check_sequences_and_labels(X, y, X_name=X_name, y_name=y_name)
 
+    def encode(self, model, X, y, names=("X", "y")):
+        """``(encoded X, gold output ids)`` in ``model``'s fitted encoding, for scoring
+        (labels unseen in training get ids no prediction equals)."""
+        encoded = self.encode_X(model, X, names[0])
+        return encoded, self.encode_y(model, y, name=names[1], strict=False)
+
     def per_example(self, predictions, bounds):
         """What ``predict`` returns for each example, from the flat ``predictions``
         (:meth:`predictions`) and the examples' output offsets ``bounds``: here each
