@@ -30,7 +30,7 @@ from .._kernels.chain_marginals import forward_backward
 from .._kernels.threads import current_threads
 from .._kernels.tree_marginals import inside_outside, matrix_tree
 from ..structures import ArcFactoredTree, LinearChain
-from ..structures._base import sparse_sum
+from ..utils.arrays import sparse_sum
 from ..utils.parts import in_parts
 
 #: Most arc feature ids (about 130 MB) a tree dual keeps hashed for one EG step.
@@ -178,10 +178,14 @@ def _starting_potentials(potential):
 
 def _parts(function, first, *others):
     """``first`` (a named tuple of part arrays) with ``function`` applied to each of its
-    array fields and the matching fields of ``others``; other fields (sizes, None) kept."""
+    array fields and the matching fields of ``others``; other fields (sizes, None, the
+    type's ``constants``: data such as candidate losses) kept."""
+    constants = getattr(type(first), "constants", ())
     fields = [
-        function(a, *(other[k] for other in others)) if isinstance(a, np.ndarray) else a
-        for k, a in enumerate(first)
+        function(a, *(other[k] for other in others))
+        if isinstance(a, np.ndarray) and name not in constants
+        else a
+        for k, (name, a) in enumerate(zip(first._fields, first))
     ]
     return type(first)(*fields)
 

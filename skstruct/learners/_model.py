@@ -137,7 +137,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         check_is_fitted(self, "coef_")
         _check_fixed_length(fixed, X)
         predicted = []
-        for start, chunk, _ in sequence_chunks(X):
+        for start, chunk, _ in sequence_chunks(X, task=self.task_):
             with examples_from(start):  # errors name examples by their index in X
                 encoded = self.task_.encode_X(self, chunk)
                 bounds = self.structure_.output_offsets(encoded)
@@ -188,7 +188,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
             raise ValueError(f"k must be a positive integer, got {k!r}.")
         _check_fixed_length(fixed, X)
         found = []
-        for start, chunk, _ in sequence_chunks(X):
+        for start, chunk, _ in sequence_chunks(X, task=self.task_):
             with examples_from(start):
                 encoded = self.task_.encode_X(self, chunk)
                 forced = self._fixed_labels(fixed, start, chunk) or {}
@@ -272,7 +272,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
             X, y = self.task_.check_examples(X, y)
             return self._token_accuracy(self.encode(X, y), self.coef_)
         n_correct = n_tokens = 0
-        for start, X_chunk, y_chunk in sequence_chunks(X, y):
+        for start, X_chunk, y_chunk in sequence_chunks(X, y, task=self.task_):
             with examples_from(start):
                 encoded, outputs = self.encode(X_chunk, y_chunk)
             predicted = self._predict_ids(encoded, self.coef_)

@@ -102,17 +102,3 @@ class Structure:
         as the weights); structures with a faster way than the sparse vector say so."""
         keys, values = self.expected_delta(encoded, i, gold, mu)
         self.add_to(array, keys, scale * values)
-
-
-def sparse_sum(keys, values):
-    """``(keys, values)`` with equal keys summed, keys ascending, zero values dropped.
-
-    Examples
-    --------
-    >>> sparse_sum(np.array([3, 1, 3]), np.array([1.0, 2.0, -1.0]))
-    (array([1]), array([2.]))
-    """
-    unique, inverse = np.unique(keys, return_inverse=True)
-    summed = np.bincount(inverse.ravel(), weights=values, minlength=unique.size)
-    keep = summed != 0.0
-    return unique[keep], summed[keep]

@@ -10,7 +10,8 @@ from .._kernels import chain_marginals as _chain_marginals
 from .._kernels import delta as _delta
 from .._kernels import rows as _rows
 from .._kernels import swvp as _swvp
-from ._base import Structure, sparse_sum
+from ..utils.arrays import sparse_sum
+from ._base import Structure
 from .emission_rows import EmissionRows
 
 

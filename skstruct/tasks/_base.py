@@ -3,13 +3,18 @@ token or word."""
 
 import numpy as np
 
-from ..utils.validation import check_sequences_and_labels
+from ..utils.validation import check_sequences, check_sequences_and_labels
 
 
 class Task:
     """What a learner predicts (see :mod:`skstruct.tasks`): a task checks and encodes
     ``X`` and ``y``, turns output ids back into what ``predict`` returns and scores
     predictions. The defaults here are those of one output per token (or word)."""
+
+    def check_inputs(self, X, name="X"):
+        """``X`` as a list, checked (errors name the example): here as
+        :func:`~skstruct.utils.validation.check_sequences` checks it."""
+        return check_sequences(X, name=name)
 
     def check_examples(self, X, y, X_name="X", y_name="y"):
         """``X`` and ``y`` as lists, checked (errors name the example): here as

@@ -18,3 +18,17 @@ def sorted_unique(values):
     keep = np.ones(values.size, dtype=bool)
     np.not_equal(values[1:], values[:-1], out=keep[1:])
     return values[keep]
+
+
+def sparse_sum(keys, values):
+    """``(keys, values)`` with equal keys summed, keys ascending, zero values dropped.
+
+    Examples
+    --------
+    >>> sparse_sum(np.array([3, 1, 3]), np.array([1.0, 2.0, -1.0]))
+    (array([1]), array([2.]))
+    """
+    unique, inverse = np.unique(keys, return_inverse=True)
+    summed = np.bincount(inverse.ravel(), weights=values, minlength=unique.size)
+    keep = summed != 0.0
+    return unique[keep], summed[keep]

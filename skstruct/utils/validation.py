@@ -158,7 +158,7 @@ def _count_mismatch(X_name, y_name, n_X, n_y):
     )
 
 
-def sequence_chunks(X, y=None, *, X_name="X", y_name="y", size=None):
+def sequence_chunks(X, y=None, *, X_name="X", y_name="y", size=None, task=None):
     """``(start, X_chunk, y_chunk)``: ``X`` (and ``y``) in checked lists, chunk by chunk.
 
     A one-shot iterable (see :func:`is_lazy`) is read ``size`` sequences at a time, so
@@ -175,6 +175,10 @@ def sequence_chunks(X, y=None, *, X_name="X", y_name="y", size=None):
         Names used in error messages.
     size : int, default=None
         Sequences per chunk; None: :data:`CHUNK_SIZE`.
+    task : task or None, default=None
+        Whose ``check_inputs`` and ``check_examples`` check the chunks (a learner's
+        :mod:`~skstruct.tasks` task: candidate sets are no sequences of tokens); None:
+        :func:`check_sequences` and :func:`check_sequences_and_labels`.
 
     Yields
     ------
@@ -192,16 +196,18 @@ def sequence_chunks(X, y=None, *, X_name="X", y_name="y", size=None):
     ...
     ValueError: X[1] is an empty sequence; every sequence needs at least one token.
     """
+    check_X = check_sequences if task is None else task.check_inputs
+    check_Xy = check_sequences_and_labels if task is None else task.check_examples
     if not is_lazy(X) and (y is None or not is_lazy(y)):
         if y is None:
-            yield 0, check_sequences(X, name=X_name), None
+            yield 0, check_X(X, name=X_name), None
         else:
-            yield 0, *check_sequences_and_labels(X, y, X_name=X_name, y_name=y_name)
+            yield 0, *check_Xy(X, y, X_name=X_name, y_name=y_name)
         return
     size = CHUNK_SIZE if size is None else size
     # a whole side given as a list is checked as one, then read along the other side
-    X_items = iter(X if is_lazy(X) else check_sequences(X, name=X_name))
-    y_items = None if y is None else iter(y if is_lazy(y) else check_sequences(y, name=y_name))
+    X_items = iter(X if is_lazy(X) else check_X(X, name=X_name))
+    y_items = None if y is None else iter(y if is_lazy(y) else list(y))
     start = 0
     while True:
         X_chunk = list(islice(X_items, size))
@@ -215,11 +221,9 @@ def sequence_chunks(X, y=None, *, X_name="X", y_name="y", size=None):
             raise _count_mismatch(X_name, y_name, n_X, n_y)
         with examples_from(start, (X_name, y_name)):
             if y is None:
-                X_chunk = check_sequences(X_chunk, name=X_name)
+                X_chunk = check_X(X_chunk, name=X_name)
             else:
-                X_chunk, y_chunk = check_sequences_and_labels(
-                    X_chunk, y_chunk, X_name=X_name, y_name=y_name
-                )
+                X_chunk, y_chunk = check_Xy(X_chunk, y_chunk, X_name=X_name, y_name=y_name)
         yield start, X_chunk, y_chunk
         start += len(X_chunk)
         if len(X_chunk) < size:
