@@ -7,7 +7,16 @@ numba kernels and the scikit-learn estimator contract.
 
 from ._persistence import ModelFormatError, load, save
 from .compilation import kernel_cache_dir, warmup
-from .decoders import ArcEager, ArcStandard, BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
+from .decoders import (
+    ArcEager,
+    ArcStandard,
+    BeamSearch,
+    BestCandidate,
+    ChuLiuEdmonds,
+    Eisner,
+    Greedy,
+    Viterbi,
+)
 from .features import ArcFeatures, TokenFeatures
 from .learners import (
     AROW,
@@ -32,6 +41,7 @@ __all__ = [
     "ArcFeatures",
     "ArcStandard",
     "BeamSearch",
+    "BestCandidate",
     "ChuLiuEdmonds",
     "ConditionalRandomField",
     "Eisner",

@@ -39,7 +39,7 @@ import os
 import numpy as np
 
 from .crfsuite import CRF
-from .decoders import DECODERS
+from .decoders import DECODERS, BestCandidate
 from .features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from .learners import (
     AROW,
@@ -52,8 +52,14 @@ from .learners import (
     StructuredSVM,
     StructuredWeightedViolationsPerceptron,
 )
-from .learners.crf import LinearChainCRF
-from .structures import ArcFactoredTree, EmissionRows, LinearChain, TransitionSystem
+from .learners.crf import ConditionalRandomField, LinearChainCRF
+from .structures import (
+    ArcFactoredTree,
+    CandidateSets,
+    EmissionRows,
+    LinearChain,
+    TransitionSystem,
+)
 from .structures.constraints import ChainConstraints
 from .updates import UPDATE_RULES, MixedAssignments, PassiveAggressiveUpdate
 
@@ -85,8 +91,10 @@ _ESTIMATORS = {
         PassiveAggressive,
         AROW,
         LinearChainCRF,
+        ConditionalRandomField,
         CRF,
         *DECODERS.values(),
+        BestCandidate,
         TokenFeatures,
         ArcFeatures,
         *UPDATE_RULES.values(),
@@ -104,6 +112,7 @@ _OBJECTS = {
         EmissionRows,
         ArcFactoredTree,
         TransitionSystem,
+        CandidateSets,
         AveragedWeights,
         ConfidenceWeights,
     )

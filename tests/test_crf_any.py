@@ -121,7 +121,7 @@ def test_on_chains_the_generic_likelihood_trains_to_the_fused_one(monkeypatch):
         (BeamSearch(4), "exact marginals"),
         (Eisner(order=2), "exact marginals"),
         (Viterbi(order=2), "exact marginals"),
-    ],  # fmt: skip
+    ],
 )
 def test_structures_without_marginals_are_refused(decoder, match):
     X, _, y = _chain_data(4)

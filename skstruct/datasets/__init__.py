@@ -17,7 +17,7 @@ from ._errors import ConllFormatError
 from ._fetch import fetch_conll2000, fetch_conll2002
 from ._fetch_nltk import fetch_brown, fetch_conll2007, fetch_ptb_sample
 from ._home import get_data_home
-from ._synthetic import make_chain_data, make_hmm_sequences
+from ._synthetic import make_candidate_data, make_chain_data, make_hmm_sequences
 
 __all__ = [
     "ConllFormatError",
@@ -29,6 +29,7 @@ __all__ = [
     "get_data_home",
     "load_conll",
     "load_conllu",
+    "make_candidate_data",
     "make_chain_data",
     "make_hmm_sequences",
     "write_conllu",

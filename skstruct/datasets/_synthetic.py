@@ -5,7 +5,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.utils import check_random_state
 
-__all__ = ["HMM_SETUPS", "make_chain_data", "make_hmm_sequences"]
+__all__ = ["HMM_SETUPS", "make_candidate_data", "make_chain_data", "make_hmm_sequences"]
 
 # Probability of keeping the previous label, on top of a random transition row:
 # sticky chains make the transition features matter, as in real taggers.
@@ -187,18 +187,86 @@ def _check_positive_int(value, name):
     return int(value)
 
 
-def _check_length(length):
+def _check_length(length, name="length"):
+    """``(low, high)`` of a positive int or a pair of them (``name`` in errors)."""
     if isinstance(length, Integral) and not isinstance(length, bool):
-        low = high = _check_positive_int(length, "length")
+        low = high = _check_positive_int(length, name)
         return low, high
     try:
         low, high = length
     except (TypeError, ValueError):
         raise ValueError(
-            f"length must be a positive int or a pair (low, high), got {length!r}."
+            f"{name} must be a positive int or a pair (low, high), got {length!r}."
         ) from None
-    low = _check_positive_int(low, "length[0]")
-    high = _check_positive_int(high, "length[1]")
+    low = _check_positive_int(low, f"{name}[0]")
+    high = _check_positive_int(high, f"{name}[1]")
     if low > high:
-        raise ValueError(f"length must satisfy low <= high, got {length!r}.")
+        raise ValueError(f"{name} must satisfy low <= high, got {length!r}.")
     return low, high
+
+
+def make_candidate_data(
+    n_samples=100, *, n_candidates=(2, 10), n_features=50, n_active=5, margin=0.0,
+    noise=0.0, random_state=None,
+):  # fmt: skip
+    """Generate candidate sets for reranking, scored by a hidden weight vector.
+
+    A weight vector ``w*`` is drawn; each example gets a random number of candidates,
+    each a feature dict of ``n_active`` random features with random values. A
+    candidate's loss is how far its score under ``w*`` (plus Gaussian ``noise``) falls
+    short of its set's best, so the best candidate has loss 0. With ``noise=0`` and
+    ``margin > 0``, every other candidate scores at least ``margin`` less than the
+    best under ``w*`` (candidates closer are dropped): the data is separable with that
+    margin, and any reranker that learns it exactly chooses every best candidate.
+
+    Parameters
+    ----------
+    n_samples : int, default=100
+        Number of candidate sets.
+    n_candidates : int or (int, int), default=(2, 10)
+        Candidates per set (a range is drawn from uniformly, both ends included).
+    n_features : int, default=50
+        Size of the feature vocabulary (features ``"f0"``, ``"f1"``, ...).
+    n_active : int, default=5
+        Features of each candidate.
+    margin : float, default=0.0
+        Least score gap under ``w*`` between the best candidate and the others.
+    noise : float, default=0.0
+        Standard deviation of the noise added to ``w*``'s scores before the losses
+        are read off them (0: separable).
+    random_state : int, RandomState instance or None, default=None
+
+    Returns
+    -------
+    X : list of list of dict
+        Per set, its candidates' feature dicts.
+    y : list of ndarray
+        Per set, each candidate's loss (0 for the best).
+
+    Examples
+    --------
+    >>> X, y = make_candidate_data(3, n_candidates=4, margin=0.1, random_state=0)
+    >>> len(X), [len(c) for c in X], [float(loss.min()) for loss in y]
+    (3, [4, 4, 4], [0.0, 0.0, 0.0])
+    """
+    n_samples = _check_positive_int(n_samples, "n_samples")
+    low, high = _check_length(n_candidates, "n_candidates")
+    n_features = _check_positive_int(n_features, "n_features")
+    n_active = min(_check_positive_int(n_active, "n_active"), n_features)
+    rng = check_random_state(random_state)
+    w = rng.normal(size=n_features)
+    X, y = [], []
+    while len(X) < n_samples:
+        k = int(rng.randint(low, high + 1))
+        features = [rng.choice(n_features, size=n_active, replace=False) for _ in range(k)]
+        values = [rng.uniform(0.5, 1.5, size=n_active) for _ in range(k)]
+        scores = np.array([w[f] @ v for f, v in zip(features, values)])
+        scores += noise * rng.normal(size=k)
+        best = int(np.argmax(scores))
+        keep = (scores <= scores[best] - margin) | (np.arange(k) == best)
+        if margin > 0 and keep.sum() < min(2, k):
+            continue
+        X.append([{f"f{j}": float(v) for j, v in zip(features[c], values[c])}
+                  for c in np.flatnonzero(keep)])  # fmt: skip
+        y.append(scores[best] - scores[keep])
+    return X, y

@@ -3,6 +3,7 @@
 from ._base import Capabilities, Decoder
 from ._transition_base import TransitionDecoder
 from .arc_eager import ArcEager
+from .candidates import BestCandidate
 from .chain import BeamSearch, Greedy, Viterbi, viterbi
 from .transition import ArcStandard
 from .tree import ChuLiuEdmonds, Eisner
@@ -24,6 +25,7 @@ __all__ = [
     "ArcEager",
     "ArcStandard",
     "BeamSearch",
+    "BestCandidate",
     "Capabilities",
     "ChuLiuEdmonds",
     "Decoder",

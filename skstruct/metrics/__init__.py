@@ -1,4 +1,4 @@
-"""Metrics and scorers for sequence labelling and dependency parsing.
+"""Metrics and scorers for sequence labelling, dependency parsing and reranking.
 
 Inputs are always lists of label sequences, one per sentence:
 ``y_true = [["B-NP", "I-NP", "O"], ["B-VP"]]``.
@@ -11,6 +11,9 @@ Inputs are always lists of label sequences, one per sentence:
   :func:`extract_spans`.
 * Dependency trees: :func:`attachment_scores` (UAS, LAS, punctuation left out by
   form or by tag), :func:`uas_score`.
+* Reranking (chosen candidate indices against gold indices or losses):
+  :func:`top1_accuracy`, :func:`mean_candidate_loss`, and their scorers
+  :data:`top1_scorer`, :data:`mean_candidate_loss_scorer`.
 * Calibration of token marginals: :func:`expected_calibration_error`,
   :func:`reliability_bins`.
 * Scorers for model selection: :data:`token_accuracy_scorer`,
@@ -27,11 +30,14 @@ from ._attachment import (
     uas_score,
 )
 from ._calibration import expected_calibration_error, reliability_bins
+from ._candidates import mean_candidate_loss, top1_accuracy
 from ._scorers import (
     SCORERS,
+    mean_candidate_loss_scorer,
     sequence_accuracy_scorer,
     span_f1_scorer,
     token_accuracy_scorer,
+    top1_scorer,
 )
 from ._span import (
     extract_spans,
@@ -50,6 +56,8 @@ __all__ = [
     "extract_spans",
     "flat_classification_report",
     "is_punctuation",
+    "mean_candidate_loss",
+    "mean_candidate_loss_scorer",
     "reliability_bins",
     "sequence_accuracy",
     "sequence_accuracy_scorer",
@@ -59,5 +67,7 @@ __all__ = [
     "span_precision_recall_fscore",
     "token_accuracy",
     "token_accuracy_scorer",
+    "top1_accuracy",
+    "top1_scorer",
     "uas_score",
 ]

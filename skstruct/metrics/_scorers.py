@@ -31,6 +31,7 @@ array([0.66666667, 0.        , 0.66666667])
 
 from sklearn.metrics import make_scorer
 
+from ._candidates import mean_candidate_loss, top1_accuracy
 from ._span import span_f1_score
 from ._token import sequence_accuracy, token_accuracy
 
@@ -40,6 +41,11 @@ token_accuracy_scorer = make_scorer(token_accuracy)
 sequence_accuracy_scorer = make_scorer(sequence_accuracy)
 #: Scorer for :func:`span_f1_score` with micro averaging (greater is better).
 span_f1_scorer = make_scorer(span_f1_score)
+
+#: Scorer for :func:`top1_accuracy` of rerankers (greater is better).
+top1_scorer = make_scorer(top1_accuracy)
+#: Scorer for :func:`mean_candidate_loss` of rerankers (negated: greater is better).
+mean_candidate_loss_scorer = make_scorer(mean_candidate_loss, greater_is_better=False)
 
 #: Scorers by name, for ``scoring=SCORERS[name]`` or multi-metric ``scoring=SCORERS``.
 SCORERS = {

@@ -2,6 +2,7 @@
 
 from ._base import Structure
 from ._trace import OutputTrace, SearchTrace
+from .candidates import CandidateScores, CandidateSets
 from .chain import ChainScores, LinearChain
 from .constraints import ChainConstraints, ForbiddenGoldWarning
 from .emission_rows import EmissionRows
@@ -10,6 +11,8 @@ from .tree import ArcFactoredTree, TreeScores
 
 __all__ = [
     "ArcFactoredTree",
+    "CandidateScores",
+    "CandidateSets",
     "ChainConstraints",
     "ChainScores",
     "EmissionRows",

@@ -1,4 +1,5 @@
-"""What a learner predicts, chosen by its decoder: label sequences or dependency trees.
+"""What a learner predicts, chosen by its decoder: label sequences, dependency trees or
+chosen candidates.
 
 A task owns what differs between them above the structures: the default features,
 how ``X`` and ``y`` are encoded (with errors that name the example), what ``predict``
@@ -8,10 +9,13 @@ returns and what ``score`` counts. Decoders name theirs in
 
 from .labelling import SEQUENCE_LABELLING, SequenceLabelling
 from .parsing import DEPENDENCY_PARSING, DependencyParsing
+from .reranking import RERANKING, Reranking
 
 __all__ = [
     "DEPENDENCY_PARSING",
+    "RERANKING",
     "SEQUENCE_LABELLING",
     "DependencyParsing",
+    "Reranking",
     "SequenceLabelling",
 ]
