@@ -86,7 +86,7 @@ def test_scores_loss_and_augment_equal_their_twins(seed):
 
 @SEEDS
 def test_marginals_expected_loss_and_features_equal_enumeration(seed):
-    for structure, encoded, coef, i, rows, losses, gold, outputs in _examples(seed):
+    for structure, encoded, coef, i, rows, losses, gold, _ in _examples(seed):
         scores = structure.scores(encoded, i, coef)
         log_z, mu = structure.marginals(scores)
         logits = rows @ coef
@@ -124,7 +124,7 @@ def test_delta_is_the_difference_of_the_candidates_scores(seed):
 @SEEDS
 def test_decode_picks_the_first_best_and_predict_equals_it(seed):
     decoder = BestCandidate()
-    structure, encoded, rows, coef = _encoded(seed, n_examples=20)
+    structure, encoded, _, coef = _encoded(seed, n_examples=20)
     batch = decoder.predict(structure, encoded, coef)
     for i in range(encoded.n_sentences):
         scores = structure.scores(encoded, i, coef)
@@ -148,7 +148,7 @@ LEARNERS = {
         n_shards=2,
         max_iter=30,
         random_state=0,
-    ),  # fmt: skip
+    ),
 }
 SEPARABLE = make_candidate_data(60, n_candidates=(2, 8), margin=0.5, random_state=0)
 
@@ -263,7 +263,7 @@ def test_save_and_load_give_the_same_choices(make, tmp_path):
         ([[{"a": 1.0}, {"b": 1.0}]], ["x"], TypeError, r"y\[0\] must be the gold candidate"),
         ([[{"a": 1.0}]], [0, 0], ValueError, "different numbers of examples"),
         ([np.zeros(3)], [0], ValueError, "2-D array"),
-    ],  # fmt: skip
+    ],
 )
 def test_bad_input_is_refused_naming_the_example(X, y, error, match):
     with pytest.raises(error, match=match):
