@@ -81,7 +81,7 @@ class ConditionalRandomField(StructuredModel):
     A probabilistic first-order parser:
 
     >>> from skstruct import ConditionalRandomField, Eisner
-    >>> X = [[{"form": "dogs", "pos": "NNS"}, {"form": "bark", "pos": "VBP"}]] * 4
+    >>> X = [[{"form": "dogs", "upos": "NOUN"}, {"form": "bark", "upos": "VERB"}]] * 4
     >>> y = [[2, 0]] * 4
     >>> parser = ConditionalRandomField(Eisner(), c2=0.01).fit(X, y)
     >>> parser.predict(X[:1])

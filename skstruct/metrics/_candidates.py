@@ -51,6 +51,17 @@ def mean_candidate_loss(y_true, y_pred):
     """The mean loss of the chosen candidates, each less its set's least loss (with a
     gold index: 1 for any other candidate). Lower is better.
 
+    Parameters
+    ----------
+    y_true : list
+        Per example, the index of the gold candidate or a loss per candidate.
+    y_pred : list of int
+        Per example, the index of the chosen candidate.
+
+    Returns
+    -------
+    float
+
     Examples
     --------
     >>> mean_candidate_loss([0, [0.5, 0.0, 0.25]], [1, 2])
