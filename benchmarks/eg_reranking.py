@@ -51,17 +51,22 @@ def main():
     decoder = BestCandidate()
     learners = {
         "perceptron": (lambda _: StructuredPerceptron(decoder, random_state=0), [None]),
-        "passive-aggressive": (lambda c: PassiveAggressive(decoder, C=c, random_state=0),
-                               [0.01, 0.1, 1.0]),  # fmt: skip
-        "arow": (lambda r: AROW(decoder, r=r, random_state=0), [0.1, 1.0, 10.0]),
+        "passive-aggressive": (
+            lambda c: PassiveAggressive(decoder, c=c, max_iter=10, random_state=0),
+            [0.01, 0.1, 1.0],
+        ),
+        "arow": (lambda g: AROW(decoder, gamma=g, max_iter=10, random_state=0), [0.1, 1.0, 10.0]),
         "crf (max-ent)": (lambda c2: ConditionalRandomField(decoder, c2=c2), [0.01, 0.1, 1.0]),
         "bcfw": (lambda c: StructuredSVM(decoder, C=c, random_state=0), [0.01, 0.1, 1.0]),
-        "eg": (lambda c: ExponentiatedGradientSSVM(decoder, C=c, random_state=0),
-               [0.01, 0.1, 1.0]),  # fmt: skip
+        "eg": (
+            lambda c: ExponentiatedGradientSSVM(decoder, C=c, random_state=0),
+            [0.01, 0.1, 1.0],
+        ),
     }
     chance = sum(1.0 / len(c) for c in test[0]) / len(test[0])
     oracle_first = top1_accuracy(test[1], [0] * len(test[0]))
-    print(f"test: {len(test[0])} sets, chance top-1 {chance:.3f}, first candidate {oracle_first:.3f}")
+    print(f"test: {len(test[0])} sets, chance top-1 {chance:.3f}, "
+          f"first candidate {oracle_first:.3f}")  # fmt: skip
     print(f"{'learner':20s} {'setting':>8s} {'dev top-1':>10s} {'test top-1':>10s} "
           f"{'test loss':>10s} {'fit s':>7s}")  # fmt: skip
     chosen = {}
@@ -73,8 +78,9 @@ def main():
         predicted = model.predict(test[0])
         chosen[name] = value
         dev_score = dict((v, s) for s, v in scored)[value]
-        print(f"{name:20s} {value!s:>8s} {dev_score:10.3f} {top1_accuracy(test[1], predicted):10.3f} "
-              f"{mean_candidate_loss(test[1], predicted):10.3f} {seconds:7.2f}")  # fmt: skip
+        top1, loss = top1_accuracy(test[1], predicted), mean_candidate_loss(test[1], predicted)
+        print(f"{name:20s} {value!s:>8s} {dev_score:10.3f} {top1:10.3f} {loss:10.3f} "
+              f"{seconds:7.2f}")  # fmt: skip
     eg = ExponentiatedGradientSSVM(decoder, C=chosen["eg"], max_iter=args.epochs, tol=None,
                                    random_state=0)  # fmt: skip
     eg.fit(*train, X_dev=test[0], y_dev=test[1])
