@@ -1,11 +1,15 @@
-"""skstruct: fast, scikit-learn-compatible structured perceptrons.
+"""skstruct: fast, scikit-learn-compatible linear structured models.
 
-Sequence labelling (POS tagging, chunking, NER) and dependency parsing with Collins'
-averaged structured perceptron, exact or beam search with violation-fixing updates,
-numba kernels and the scikit-learn estimator contract.
+Sequence labelling (POS tagging, chunking, NER), dependency parsing and reranking of
+explicit candidates with structured perceptrons (exact or beam search with
+violation-fixing updates, SWVP, parameter mixing), passive-aggressive and AROW, CRFs
+and structured SVMs (EG, block-coordinate Frank-Wolfe): every learner written once
+against the structure protocol, numba kernels, and the scikit-learn estimator contract.
 """
 
-from ._persistence import ModelFormatError, load, save
+# crfsuite: its CRF registers with the model files (skstruct.persistence)
+from . import crfsuite  # noqa: F401
+from ._version import __version__
 from .compilation import kernel_cache_dir, warmup
 from .decoders import (
     ArcEager,
@@ -30,9 +34,8 @@ from .learners import (
     StructuredSVM,
     StructuredWeightedViolationsPerceptron,
 )
+from .persistence import ModelFormatError, load, save
 from .pipeline import PredictedTags
-
-__version__ = "0.1.0.dev0"
 
 __all__ = [
     "AROW",

@@ -24,6 +24,11 @@ import time
 import numpy as np
 
 from ._kernels._config import CACHE, kernel_cache_dir
+from .crfsuite import CRF
+from .datasets import make_chain_data
+from .decoders import BeamSearch, Eisner
+from .features import TokenFeatures, crfsuite_tutorial_features
+from .learners import LinearChainCRF, StructuredPerceptron, StructuredSVM
 
 #: The families :func:`warmup` can compile, and what each covers.
 FAMILIES = {
@@ -105,9 +110,6 @@ def _run(families):
 def _chain_data(n_sentences=24, seed=0):
     """Token dicts in the sklearn-crfsuite tutorial's form (strings, booleans), raw
     tokens, and IOB labels: the shapes real sequence data takes."""
-    from .datasets import make_chain_data
-    from .features import crfsuite_tutorial_features
-
     tokens, labels = make_chain_data(n_sentences, n_labels=4, n_words=30, random_state=seed)
     names = ["B-NP", "I-NP", "O", "B-VP"]
     y = [[names[int(label[1:]) % 4] for label in sentence] for sentence in labels]
@@ -116,8 +118,6 @@ def _chain_data(n_sentences=24, seed=0):
 
 
 def _warm_chains():
-    from . import BeamSearch, StructuredPerceptron, TokenFeatures
-
     X, tokens, y = _chain_data()
     StructuredPerceptron(max_iter=2, random_state=0).fit(X, y).predict(X)
     StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0).fit(
@@ -129,13 +129,11 @@ def _warm_chains():
 
 
 def _warm_crf():
-    from . import LinearChainCRF, crfsuite
-
     X, _, y = _chain_data()
     model = LinearChainCRF(max_iter=3).fit(X, y)
     model.predict(X)
     model.predict_marginals(X)
-    crf = crfsuite.CRF(algorithm="lbfgs", c1=0.1, c2=0.1, max_iterations=3).fit(X, y)
+    crf = CRF(algorithm="lbfgs", c1=0.1, c2=0.1, max_iterations=3).fit(X, y)
     crf.predict(X)
     crf.predict_marginals(X)
 
@@ -162,8 +160,6 @@ def _tree_data(n_sentences=16, seed=0):
 
 
 def _warm_parsers():
-    from . import Eisner, StructuredPerceptron
-
     X, y = _tree_data()
     heads = [[head for head, _ in sentence] for sentence in y]
     StructuredPerceptron(Eisner(), max_iter=2, random_state=0).fit(X, heads).predict(X)
@@ -171,8 +167,6 @@ def _warm_parsers():
 
 
 def _warm_svm():
-    from . import Eisner, StructuredSVM
-
     X, _, y = _chain_data()
     StructuredSVM(max_iter=2, random_state=0).fit(X, y).predict(X)
     trees, labelled = _tree_data()

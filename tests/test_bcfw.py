@@ -25,8 +25,8 @@ from skstruct import load as load_model
 from skstruct import save as save_model
 from skstruct._kernels.bcfw import aligned
 from skstruct.datasets import make_chain_data
-from skstruct.learners._bcfw import BlockPool, FrankWolfeBlocks
-from skstruct.learners._fused import Minibatch
+from skstruct.engine._fused import Minibatch
+from skstruct.solvers._bcfw import BlockPool, FrankWolfeBlocks
 from skstruct.structures import ArcFactoredTree, ChainScores, LinearChain
 from skstruct.structures.tree import TreeScores
 from tests import naive

@@ -282,3 +282,14 @@ def test_metrics_of_chosen_candidates():
     assert mean_candidate_loss([1, [0.5, 0.0, 0.25]], [0, 2]) == pytest.approx(0.625)
     with pytest.raises(ValueError, match="Example 0: y_pred\\[0\\] = 3"):
         top1_accuracy([[0.0, 1.0]], [3])
+
+
+def test_chain_only_methods_refuse_candidates_clearly():
+    X, y = SEPARABLE
+    model = StructuredPerceptron(BestCandidate(), max_iter=1, random_state=0).fit(X[:5], y[:5])
+    for call in (lambda: model.predict_marginals(X[:2]), lambda: model.calibrate(X[:2], y[:2]),
+                 lambda: model.state_features_):  # fmt: skip
+        with pytest.raises(AttributeError, match="only defined for sequence labelling"):
+            call()
+    with pytest.raises(ValueError, match="BestCandidate has no n-best search"):
+        model.predict_nbest(X[:2])

@@ -7,8 +7,8 @@ from sklearn.base import clone
 
 from skstruct import TokenFeatures
 from skstruct.datasets import make_chain_data
-from skstruct.learners._likelihood import ChainLikelihood
 from skstruct.learners.crf import LinearChainCRF
+from skstruct.solvers._likelihood import ChainLikelihood
 
 
 @pytest.fixture(scope="module")
@@ -56,7 +56,7 @@ def test_emission_pairs_are_the_seen_ones_unless_all_possible_states(data):
 
 @pytest.mark.parametrize("min_freq", [0, 2])
 def test_gold_counts_follow_the_layout_min_freq_leaves(data, min_freq):
-    from skstruct.learners._likelihood import gold_counts
+    from skstruct.solvers._likelihood import gold_counts
     from skstruct.structures import EmissionRows
 
     X, y, _, _ = data

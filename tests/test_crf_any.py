@@ -18,8 +18,8 @@ from skstruct import (
 )
 from skstruct.compilation import _chain_data, _tree_data
 from skstruct.datasets import make_chain_data
-from skstruct.learners import _likelihood
-from skstruct.learners._likelihood import StructuredLikelihood
+from skstruct.solvers import _likelihood
+from skstruct.solvers._likelihood import StructuredLikelihood
 from tests import naive
 
 DECODERS = [Eisner(), Eisner(single_root=False), ChuLiuEdmonds(), ChuLiuEdmonds(single_root=False)]

@@ -25,10 +25,10 @@ from skstruct._kernels import tree as _tree
 from skstruct._kernels.threads import available_threads, numba_threads
 from skstruct.datasets import fetch_conll2000, load_conllu, make_chain_data
 from skstruct.features import crfsuite_tutorial_features
-from skstruct.learners import _eg_duals
-from skstruct.learners._eg_duals import ChainDual, StructuredDual, TreeDual, gold_potential
-from skstruct.learners.eg import batch_step, dual_objective, objectives, online_step
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
+from skstruct.solvers import _eg as _eg_duals
+from skstruct.solvers import batch_step, dual_objective, objectives, online_step
+from skstruct.solvers._eg import ChainDual, StructuredDual, TreeDual, gold_potential
 from skstruct.structures import ArcFactoredTree, EmissionRows, LinearChain
 from tests import naive
 from tests.kernels.test_chain import _encode

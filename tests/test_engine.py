@@ -21,8 +21,8 @@ from skstruct import (
 )
 from skstruct.datasets import load_conllu, make_chain_data
 from skstruct.decoders import DECODERS, Decoder
+from skstruct.engine._fused import chain_search_epoch, fused_epoch
 from skstruct.learners import BaseStructuredLearner
-from skstruct.learners._fused import chain_search_epoch, fused_epoch
 from tests.test_contract import _tree_data
 from tests.test_updates import _PlainStandard
 

@@ -23,9 +23,9 @@ from skstruct import (
     TokenFeatures,
 )
 from skstruct.datasets import make_chain_data
-from skstruct.learners import _bcfw as bcfw_module
-from skstruct.learners import eg as eg_module
+from skstruct.learners import _svm as eg_module
 from skstruct.learners import mixing as mixing_module
+from skstruct.solvers import _bcfw as bcfw_module
 from skstruct.utils.interrupt import InterruptedFitWarning, deferred_interrupt
 from tests.test_contract import _tree_data
 

@@ -1,4 +1,4 @@
-"""L-BFGS and OWL-QN (skstruct.learners._lbfgs) against a pure-Python twin: proximal
+"""L-BFGS and OWL-QN (skstruct.solvers._lbfgs) against a pure-Python twin: proximal
 gradient descent (ISTA) on the same L1-regularised objective, run to convergence."""
 
 import itertools
@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from scipy.optimize import minimize
 
-from skstruct.learners._lbfgs import LINESEARCHES, minimize_lbfgs, pseudo_gradient
+from skstruct.solvers._lbfgs import LINESEARCHES, minimize_lbfgs, pseudo_gradient
 
 
 def _logistic(seed, n=60, d=8):

@@ -6,7 +6,7 @@ import pytest
 
 from skstruct import ChuLiuEdmonds, Eisner, LinearChainCRF, StructuredPerceptron, Viterbi
 from skstruct.compilation import _chain_data, _tree_data
-from skstruct.learners._likelihood import ChainLikelihood, StructuredLikelihood
+from skstruct.solvers._likelihood import ChainLikelihood, StructuredLikelihood
 
 
 @pytest.mark.parametrize("weighted", [False, True], ids=["unweighted", "weighted"])

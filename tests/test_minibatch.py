@@ -20,7 +20,7 @@ from skstruct import (
     Viterbi,
 )
 from skstruct.datasets import load_conllu, make_chain_data
-from skstruct.learners._fused import fused_epoch
+from skstruct.engine._fused import fused_epoch
 from tests.test_engine import _unfused
 from tests.test_swvp import _ranges_to_sets
 from tests.test_updates import _PlainStandard
@@ -170,7 +170,7 @@ def test_more_parts_than_threads_never_change_a_fit(chains, ptb, learner, monkey
     import contextlib
 
     from skstruct._kernels.threads import numba_threads
-    from skstruct.learners import _base
+    from skstruct.engine import _loop as _base
 
     @contextlib.contextmanager
     def seven_parts(n_threads):
@@ -215,7 +215,7 @@ def test_n_jobs_leaves_numba_threads_as_they_were(chains):
 def test_kernel_threads_follow_n_jobs_and_default_to_all(monkeypatch):
     import joblib
 
-    from skstruct.learners import _model
+    from skstruct.engine import _model
 
     monkeypatch.setattr(numba.config, "NUMBA_NUM_THREADS", 6)
     assert _model.kernel_threads(None) == 6  # every core, in training and prediction
@@ -252,7 +252,7 @@ def test_serial_twins_have_cache_entries_of_their_own():
 
 
 def test_auto_batch_size_grows_with_the_data_and_ignores_threads():
-    from skstruct.learners._fused import Minibatch
+    from skstruct.engine._fused import Minibatch
 
     sizes = [Minibatch.of("auto", n, threads).size for n in (1, 3199, 3200, 8936, 51_606, 10**6)
              for threads in (1, 16)]  # fmt: skip

@@ -16,10 +16,10 @@ from sklearn.model_selection import GridSearchCV
 
 from skstruct import SWVP, ParameterMixing, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct.datasets import make_chain_data
+from skstruct.engine._weights import AveragedWeights
 from skstruct.learners import mixing
 from skstruct.learners._shard_cache import ShardRef, WeightsRef, forget
 from skstruct.learners._shard_cache import weights as cache_weights
-from skstruct.learners._weights import AveragedWeights
 from skstruct.learners.mixing import (
     SlowerThanSerialWarning,
     _Missing,
@@ -619,7 +619,7 @@ def test_shards_train_on_one_thread_unless_the_learner_says_otherwise(data, monk
     machine). Simulated by a context that sets n_jobs=2 around an in-process fit."""
     import joblib
 
-    from skstruct.learners import _base
+    from skstruct.engine import _loop as _base
 
     used = []
     real = _base.numba_threads

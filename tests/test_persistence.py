@@ -31,9 +31,9 @@ from skstruct import (
     load,
     save,
 )
-from skstruct._persistence import FORMAT_VERSION
 from skstruct.datasets import make_chain_data
 from skstruct.features import crfsuite_tutorial_features
+from skstruct.persistence import FORMAT_VERSION
 from skstruct.structures import EmissionRows, LinearChain
 from skstruct.updates import EarlyUpdate
 from tests.test_contract import _tree_data

@@ -187,7 +187,7 @@ def test_metadata_routing_through_pipeline_and_grid_search():
 
 
 def test_crf_weight_two_is_the_sequence_twice():
-    from skstruct.learners._likelihood import ChainLikelihood
+    from skstruct.solvers._likelihood import ChainLikelihood
 
     X, y = _data(5)
     weights = np.ones(len(X))
@@ -312,7 +312,7 @@ def test_bad_class_weights_are_refused():
 
 
 def test_eg_weight_two_is_the_example_twice():
-    from skstruct.learners.eg import objectives
+    from skstruct.solvers import objectives
 
     X, y = _data(9, n=20)
     weights = np.ones(len(X))

@@ -178,7 +178,7 @@ def test_kernels_call_kernels_with_typed_flags_not_literals():
     # (Literal[bool](False)), and the callee compiled a copy for it beside the one that
     # calls from Python get; wherever the kernels below were compiled, none has one
     from skstruct import BeamSearch, Eisner, StructuredPerceptron, StructuredSVM
-    from skstruct._kernels import arc_eager, bcfw, beam, chain, delta, transition
+    from skstruct._kernels import bcfw, beam, chain, delta, transition_beam
     from skstruct.compilation import _chain_data, _tree_data
 
     X, _, y = _chain_data(6)
@@ -187,7 +187,7 @@ def test_kernels_call_kernels_with_typed_flags_not_literals():
     trees, labelled = _tree_data(4)
     heads = [[head for head, _ in sentence] for sentence in labelled]
     StructuredSVM(Eisner(), max_iter=1).fit(trees, heads)
-    kernels = [beam.beam_search, transition.beam_search, arc_eager.beam_search,
+    kernels = [beam.beam_search, transition_beam.beam_search, transition_beam.predict_batch,
                chain.viterbi_into, chain.add_chain_delta, delta.chain_delta, delta.tree_delta,
                bcfw.chain_epoch]  # fmt: skip
     assert any(kernel.signatures for kernel in kernels)

@@ -1,7 +1,8 @@
-"""Arc-eager transition parsing (Nivre 2003, 2008): static oracle, hashed state
-features, beam search with gold tracking and feature replay — the twin of
+"""Arc-eager transition parsing (Nivre 2003, 2008): static oracle, valid actions,
+hashed state features and feature replay — the twin of
 :mod:`skstruct._kernels.transition`, with the same functions and return conventions,
-so that the structure of :mod:`skstruct.structures.transition` can search either.
+so that the structure of :mod:`skstruct.structures.transition` and the one beam search
+of :mod:`skstruct._kernels.transition_beam` serve either.
 
 A state is a stack of positions (0 the root, at the bottom), the next buffer position
 ``b`` (``1..n``, ``n + 1`` when empty) and the arcs built so far. Actions:
@@ -36,9 +37,9 @@ head and the s1/s2 context) are hashed with the action as the last word.
 
 import numpy as np
 
-from ._config import FALSE, njit
+from ._config import njit
+from .arc_features import FORM, NONE, POS, _attr, _hash_finish, _hash_prefix, direction_distance
 from .transition import _fresh
-from .tree import FORM, NONE, POS, _attr, _hash_finish, _hash_prefix, direction_distance
 
 SHIFT, LEFT, RIGHT, REDUCE = 0, 1, 2, 3
 N_ACTIONS = 4
@@ -240,127 +241,3 @@ def replay_features(attrs, start, n, actions, n_steps, n_features, coef, scale, 
         for j in range(N_TEMPLATES):
             coef[_hash_finish(states[j], a, n_features)] += scale
         size, b = _apply(a, stack, size, b, heads, lc, rc, nl, nr)
-
-
-@njit
-def _action_scores(
-    attrs, start, n, stack, size, b, heads, lc, rc, nl, nr, coef, n_features, states, out
-):
-    """Scores of the valid actions of a state into ``out`` (the others are left as is)."""
-    state_prefixes(attrs, start, n, stack, size, b, heads, lc, rc, nl, nr, states)
-    s0 = stack[size - 1]
-    for a in range(N_ACTIONS):
-        if not is_valid(a, s0, b, n, heads):
-            continue
-        out[a] = _score(states, a, coef, n_features)
-
-
-@njit
-def _score(states, a, coef, n_features):
-    total = 0.0
-    for j in range(N_TEMPLATES):
-        total += coef[_hash_finish(states[j], a, n_features)]
-    return total
-
-
-@njit
-def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, track_gold):
-    """Beam search over action sequences; with ``track_gold``, the gold sequence's score
-    and fate are traced step by step.
-
-    Candidates are ranked by score, ties by (beam slot, action). Returns ``(heads of
-    the best final state (n + 1,), actions (T, K), parents (T, K), best_score (T,),
-    gold_score (T,), gold_in_beam (T,), best_is_gold (T,))`` with ``T = 2 n``; row
-    ``t`` of actions/parents describes the beam after step ``t``, best first.
-    """
-    T, K = 2 * n, beam_size
-    stacks = np.zeros((K, n + 2), dtype=np.int64)
-    heads = np.zeros((K, n + 1), dtype=np.int64)
-    lcs, rcs = np.zeros((K, n + 1), dtype=np.int64), np.zeros((K, n + 1), dtype=np.int64)
-    nls, nrs = np.zeros((K, n + 1), dtype=np.int64), np.zeros((K, n + 1), dtype=np.int64)
-    sizes, bufs = np.ones(K, dtype=np.int64), np.ones(K, dtype=np.int64)
-    scores, gold_flags = np.zeros(K), np.zeros(K, dtype=np.bool_)
-    new_stacks, new_heads = stacks.copy(), heads.copy()
-    new_lcs, new_rcs, new_nls, new_nrs = lcs.copy(), rcs.copy(), nls.copy(), nrs.copy()
-    new_sizes, new_bufs = sizes.copy(), bufs.copy()
-    new_scores, new_flags = scores.copy(), gold_flags.copy()
-    _fresh(n, stacks[0], heads[0], lcs[0], rcs[0], nls[0], nrs[0])
-    n_items = 1
-    gold_flags[0] = True
-    actions = np.full((T, K), -1, dtype=np.int64)
-    parents = np.full((T, K), -1, dtype=np.int64)
-    best_score, gold_score = np.zeros(T), np.zeros(T)
-    gold_in_beam, best_is_gold = np.zeros(T, dtype=np.bool_), np.zeros(T, dtype=np.bool_)
-    # the gold state, followed alongside
-    g_stack, g_heads = np.zeros(n + 2, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
-    g_lc, g_rc = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
-    g_nl, g_nr = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
-    _fresh(n, g_stack, g_heads, g_lc, g_rc, g_nl, g_nr)
-    g_size, g_b, g_total = 1, 1, 0.0
-    states = np.empty(N_TEMPLATES, dtype=np.uint64)
-    action_scores = np.empty(N_ACTIONS)
-    cand_score = np.empty(K * N_ACTIONS)
-    cand_item = np.empty(K * N_ACTIONS, dtype=np.int64)
-    cand_action = np.empty(K * N_ACTIONS, dtype=np.int64)
-    for t in range(T):
-        n_cand = 0
-        for k in range(n_items):
-            size, b = sizes[k], bufs[k]
-            s0 = stacks[k, size - 1]
-            _action_scores(attrs, start, n, stacks[k], size, b, heads[k], lcs[k], rcs[k], nls[k],
-                           nrs[k], coef, n_features, states, action_scores)  # fmt: skip
-            for a in range(N_ACTIONS):
-                if is_valid(a, s0, b, n, heads[k]):
-                    cand_score[n_cand] = scores[k] + action_scores[a]
-                    cand_item[n_cand], cand_action[n_cand] = k, a
-                    n_cand += 1
-        # stable selection of the K best (candidates are generated in (item, action) order)
-        order = np.argsort(-cand_score[:n_cand], kind="mergesort")
-        n_new = min(K, n_cand)
-        for j in range(n_new):
-            c = order[j]
-            k, a = cand_item[c], cand_action[c]
-            new_stacks[j] = stacks[k]
-            new_heads[j], new_lcs[j], new_rcs[j] = heads[k], lcs[k], rcs[k]
-            new_nls[j], new_nrs[j] = nls[k], nrs[k]
-            new_sizes[j], new_bufs[j] = _apply(
-                a, new_stacks[j], sizes[k], bufs[k], new_heads[j], new_lcs[j], new_rcs[j],
-                new_nls[j], new_nrs[j],
-            )  # fmt: skip
-            new_scores[j] = cand_score[c]
-            new_flags[j] = track_gold and gold_flags[k] and a == gold_actions[t]
-            actions[t, j], parents[t, j] = a, k
-        stacks, new_stacks = new_stacks, stacks
-        heads, new_heads = new_heads, heads
-        lcs, new_lcs, rcs, new_rcs = new_lcs, lcs, new_rcs, rcs
-        nls, new_nls, nrs, new_nrs = new_nls, nls, new_nrs, nrs
-        sizes, new_sizes, bufs, new_bufs = new_sizes, sizes, new_bufs, bufs
-        scores, new_scores, gold_flags, new_flags = new_scores, scores, new_flags, gold_flags
-        n_items = n_new
-        best_score[t] = scores[0]
-        if track_gold:
-            g_a = gold_actions[t]
-            state_prefixes(attrs, start, n, g_stack, g_size, g_b, g_heads, g_lc, g_rc, g_nl,
-                           g_nr, states)  # fmt: skip
-            g_total += _score(states, g_a, coef, n_features)
-            g_size, g_b = _apply(g_a, g_stack, g_size, g_b, g_heads, g_lc, g_rc, g_nl, g_nr)
-            gold_score[t] = g_total
-            best_is_gold[t] = gold_flags[0]
-            for k in range(n_items):
-                if gold_flags[k]:
-                    gold_in_beam[t] = True
-    return heads[0].copy(), actions, parents, best_score, gold_score, gold_in_beam, best_is_gold
-
-
-@njit
-def predict_batch(attrs, offsets, coef, n_features, beam_size):
-    """Heads of every word of every sentence by beam search."""
-    out = np.empty(offsets[-1], dtype=np.int64)
-    no_gold = np.zeros(0, dtype=np.int64)
-    for i in range(offsets.shape[0] - 1):
-        start = offsets[i]
-        n = offsets[i + 1] - start
-        heads = beam_search(attrs, start, n, coef, n_features, beam_size, no_gold, FALSE)[0]
-        for d in range(1, n + 1):
-            out[start + d - 1] = heads[d]
-    return out

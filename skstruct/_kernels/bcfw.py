@@ -27,7 +27,8 @@ from .chain import (
 )
 from .delta import chain_delta, tree_delta
 from .rows import ensure, slot
-from .tree import arc_scores, chu_liu_edmonds, eisner, scratch, single_root_penalty
+from .tree_scores import arc_scores, single_root_penalty
+from .tree_search import chu_liu_edmonds, eisner, scratch
 
 
 @njit

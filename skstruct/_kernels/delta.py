@@ -13,9 +13,7 @@ CRFsuite's ``delta_finalize`` collapses them: the squared norm of the values is
 import numpy as np
 
 from ._config import njit
-from .chain import n_structure_weights
-from .rows import ensure, slot
-from .tree import (
+from .arc_features import (
     N_LABEL_TEMPLATES,
     N_SIBLING_TEMPLATES,
     arc_feature_ids,
@@ -23,8 +21,10 @@ from .tree import (
     has_coarse,
     label_feature_ids,
     sibling_feature_ids,
-    sibling_parts,
 )
+from .chain import n_structure_weights
+from .rows import ensure, slot
+from .tree_scores import sibling_parts
 from .values import feature_value
 
 

@@ -16,7 +16,7 @@ restores them when it rejects a step.
 import numpy as np
 
 from ._config import njit
-from .tree import arc_feature_ids
+from .arc_features import arc_feature_ids
 from .values import feature_value
 
 

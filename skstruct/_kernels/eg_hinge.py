@@ -13,7 +13,8 @@ import numpy as np
 from ._config import TRUE, njit
 from .bcfw import add_hamming_loss
 from .chain import longest_sentence, split_coef, unary_scores, viterbi_into
-from .tree import arc_scores, chu_liu_edmonds, eisner, scratch, single_root_penalty
+from .tree_scores import arc_scores, single_root_penalty
+from .tree_search import chu_liu_edmonds, eisner, scratch
 
 #: numpy's pairwise summation sums blocks of at most this many values with 8 accumulators.
 _BLOCK = 128

@@ -10,6 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..learners import AROW, PassiveAggressive, StructuredPerceptron
 from ..learners.crf import LinearChainCRF
+from ..persistence import load, register_estimator, save
 from ..utils._sklearn_compat import Interval, StrOptions, fit_context
 from ..utils.tags import sequence_tags
 from ._tagger import Tagger
@@ -37,6 +38,7 @@ def _given(value, default):
     return default if value is None else value
 
 
+@register_estimator
 class CRF(BaseEstimator):
     """sklearn-crfsuite's ``CRF``, trained by skstruct: replace
     ``import sklearn_crfsuite`` by ``from skstruct import crfsuite as sklearn_crfsuite``
@@ -342,8 +344,6 @@ calibration_max_trials : optional
             learner.fit(X, y, sample_weight=sample_weight)
         self.model_ = learner
         if self.model_filename is not None:
-            from .. import save  # skstruct imports this module: no import at the top
-
             save(self, self.model_filename)
         return self
 
@@ -353,8 +353,6 @@ calibration_max_trials : optional
         """The fitted learner, loaded from ``model_filename`` when not fitted here."""
         if not hasattr(self, "model_") and self.model_filename is not None:
             if os.path.exists(self.model_filename):
-                from .. import load
-
                 self.model_ = load(self.model_filename).model_
         check_is_fitted(self, "model_")
         return self.model_

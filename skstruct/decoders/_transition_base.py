@@ -2,6 +2,7 @@
 
 import numpy as np
 
+from .._kernels import transition_beam as _beam
 from ..structures import TransitionSystem, TransitionTrace
 from ..tasks import DEPENDENCY_PARSING
 from ._base import Capabilities, Decoder
@@ -39,9 +40,10 @@ class TransitionDecoder(Decoder):
     def decode(self, structure, scores):
         """Heads (int32 (n,)) of the best final state in the beam."""
         attrs, start, n, coef = scores
-        heads = structure.actions.beam_search(
-            attrs, start, n, coef, structure.n_features, self.beam_size, _NO_GOLD, False
-        )[0]
+        heads = _beam.beam_search(
+            attrs, start, n, coef, structure.n_features, self.beam_size, _NO_GOLD, False,
+            structure.eager,
+        )[0]  # fmt: skip
         return heads[1:].astype(np.int32)
 
     def search(self, structure, scores, gold, restarts=False):
@@ -51,9 +53,10 @@ class TransitionDecoder(Decoder):
             raise ValueError("LaSO restarts are not implemented for transition parsers.")
         attrs, start, n, coef = scores
         gold = structure.oracle(gold)
-        result = structure.actions.beam_search(
-            attrs, start, n, coef, structure.n_features, self.beam_size, gold, True
-        )
+        result = _beam.beam_search(
+            attrs, start, n, coef, structure.n_features, self.beam_size, gold, True,
+            structure.eager,
+        )  # fmt: skip
         heads, actions, parents, best, gold_score, in_beam, best_is_gold = result
         return TransitionTrace(
             heads[1:].astype(np.int32), gold, actions, parents, best, gold_score, in_beam,
@@ -61,9 +64,10 @@ class TransitionDecoder(Decoder):
         )  # fmt: skip
 
     def predict(self, structure, encoded, coef):
-        heads = structure.actions.predict_batch(
-            encoded.attrs, encoded.offsets, coef, structure.n_features, self.beam_size
-        )
+        heads = _beam.predict_batch(
+            encoded.attrs, encoded.offsets, coef, structure.n_features, self.beam_size,
+            structure.eager,
+        )  # fmt: skip
         return heads.astype(np.int32)
 
 

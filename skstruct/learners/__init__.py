@@ -1,7 +1,6 @@
 """The scikit-learn estimators: orchestration only, the arithmetic is in the kernels."""
 
-from ._base import BaseStructuredLearner
-from ._weights import AveragedWeights, ConfidenceWeights
+from ..engine import AveragedWeights, BaseStructuredLearner, ConfidenceWeights
 from .arow import AROW
 from .crf import ConditionalRandomField, LinearChainCRF
 from .eg import ExponentiatedGradientSSVM

@@ -5,9 +5,14 @@ from numbers import Real
 
 import numpy as np
 
+from ..engine import (
+    BaseStructuredLearner,
+    ConfidenceWeights,
+    completed_gold,
+    constrained,
+    unpack,
+)
 from ..utils._sklearn_compat import Interval
-from ._base import BaseStructuredLearner, completed_gold, constrained, unpack
-from ._weights import ConfidenceWeights
 
 #: The base learner's parameters AROW has no use for: it does not average, and its
 #: updates read the confidences each earlier update changed (no minibatches).

@@ -14,14 +14,18 @@ from threadpoolctl import threadpool_limits
 
 from ..decoders import Viterbi
 from ..decoders.chain import ALLOWED
+from ..engine import StructuredModel, check_sample_weight, drop_unweighted, kernel_threads
+from ..solvers import (
+    LINESEARCHES,
+    SGDCorpus,
+    gold_counts,
+    likelihood,
+    minimize_l2sgd,
+    minimize_lbfgs,
+)
 from ..structures import EmissionRows
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.validation import check_sequences, check_sequences_and_labels
-from ._base import check_sample_weight, drop_unweighted
-from ._l2sgd import _Corpus, minimize_l2sgd
-from ._lbfgs import LINESEARCHES, minimize_lbfgs
-from ._likelihood import gold_counts, likelihood
-from ._model import StructuredModel, kernel_threads
 
 
 class ConditionalRandomField(StructuredModel):
@@ -36,7 +40,7 @@ class ConditionalRandomField(StructuredModel):
     matrix-tree theorem; unlabelled, first order) or the candidates of candidate sets
     (:class:`~skstruct.BestCandidate`: a maximum-entropy reranker). ``log Z`` and the
     gradient come from the structure protocol (``marginals``, ``expected_delta``:
-    :class:`~skstruct.learners._likelihood.StructuredLikelihood`); first-order chains
+    :class:`~skstruct.solvers.StructuredLikelihood`); first-order chains
     run on fused kernels tested equal to it. Predictions are the decoder's argmax.
 
     For chains with CRFsuite's options (``min_freq``, ``all_possible_states``,
@@ -277,7 +281,7 @@ class LinearChainCRF(ConditionalRandomField):
     libLBFGS's stopping rules (``epsilon``, ``period``, ``delta``). With
     ``solver="l2sgd"`` the same objective (``c1 = 0``) is minimised by stochastic
     gradient descent, one sentence at a time, with CRFsuite's learning-rate calibration
-    and stopping rule (:mod:`skstruct.learners._l2sgd`); SGD is sequential, so
+    and stopping rule (:mod:`skstruct.solvers._l2sgd`); SGD is sequential, so
     ``n_jobs`` does not speed it up.
 
     Which weights exist follows CRFsuite's feature generation: emission weights for
@@ -386,16 +390,11 @@ default=1000, 10, 20
     """
 
     _parameter_constraints: dict = {
-        "features": [HasMethods(["fit", "transform"]), None],
-        "n_features": [Interval(Integral, 1, None, closed="left"), None],
-        "c1": [Interval(Real, 0, None, closed="left")],
-        "c2": [Interval(Real, 0, None, closed="left")],
-        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
-        "epsilon": [Interval(Real, 0, None, closed="left")],
-        "period": [Interval(Integral, 0, None, closed="left")],
-        "delta": [Interval(Real, 0, None, closed="left")],
-        "num_memories": [Interval(Integral, 1, None, closed="left")],
-        "linesearch": [StrOptions(set(LINESEARCHES))],
+        **{
+            name: rule
+            for name, rule in ConditionalRandomField._parameter_constraints.items()
+            if name != "decoder"
+        },
         "solver": [StrOptions({"lbfgs", "l2sgd"})],
         "calibration_eta": [Interval(Real, 0, None, closed="neither")],
         "calibration_rate": [Interval(Real, 1, None, closed="neither")],
@@ -403,13 +402,10 @@ default=1000, 10, 20
         "calibration_candidates": [Interval(Integral, 1, None, closed="left")],
         "calibration_max_trials": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
-        "max_linesearch": [Interval(Integral, 1, None, closed="left")],
         "all_possible_states": ["boolean"],
         "all_possible_transitions": ["boolean"],
         "min_freq": [Interval(Real, 0, None, closed="left")],
         "boundary_features": ["boolean"],
-        "n_jobs": [Integral, None],
-        "verbose": ["verbose"],
         "allowed": ALLOWED,
     }
 
@@ -519,7 +515,7 @@ default=1000, 10, 20
         free = np.ones(n_structure)
         if fixed is not None:
             free[fixed[:n_structure]] = 0.0
-        corpus = _Corpus(encoded, labels, self.structure_, free, weights)
+        corpus = SGDCorpus(encoded, labels, self.structure_, free, weights)
         result = minimize_l2sgd(
             corpus,
             self.c2,

@@ -19,20 +19,20 @@ from sklearn.utils import check_random_state
 from sklearn.utils.parallel import Parallel, delayed
 from sklearn.utils.validation import check_is_fitted
 
-from ..features import concat_ranges
-from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
-from ..utils.arrays import sorted_unique
-from ..utils.interrupt import warn_interrupted
-from ..utils.tags import sequence_tags
-from . import _shard_cache
-from ._base import (
+from ..engine import (
+    AveragedWeights,
     EarlyStopping,
     check_sample_weight,
     development_set,
     drop_unweighted,
     training_data,
 )
-from ._weights import AveragedWeights
+from ..features import concat_ranges
+from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
+from ..utils.arrays import sorted_unique
+from ..utils.interrupt import warn_interrupted
+from ..utils.tags import sequence_tags
+from . import _shard_cache
 
 #: Mixes whose changes go with every task, for workers that missed some rounds. One:
 #: with a shard per worker every worker gets a task a round, and sending the last 3

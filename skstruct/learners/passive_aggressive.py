@@ -3,9 +3,9 @@ the base learner's loop with the passive-aggressive update rule."""
 
 from numbers import Integral, Real
 
+from ..engine import BaseStructuredLearner
 from ..updates import PassiveAggressiveUpdate
 from ..utils._sklearn_compat import Interval, StrOptions
-from ._base import BaseStructuredLearner
 
 
 class PassiveAggressive(BaseStructuredLearner):

@@ -3,9 +3,9 @@ inexact search and violation-fixing updates (Huang, Fayong & Guo 2012)."""
 
 from sklearn.base import clone
 
+from ..engine import BaseStructuredLearner
 from ..updates import UPDATE_RULES
 from ..utils._sklearn_compat import HasMethods, StrOptions
-from ._base import BaseStructuredLearner
 
 
 class StructuredPerceptron(BaseStructuredLearner):

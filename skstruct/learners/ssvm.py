@@ -3,20 +3,41 @@ exponentiated gradient."""
 
 import time
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 
-from .._kernels.threads import current_threads
+from ..engine import EpochProgress, Minibatch
+from ..solvers import FrankWolfeBlocks, example_C
 from ..utils._sklearn_compat import Interval, StrOptions, fit_context
 from ..utils.interrupt import warn_interrupted
-from ._bcfw import FrankWolfeBlocks
-from ._eg_duals import example_C
-from ._fused import Minibatch
-from ._progress import EpochProgress
-from .eg import ExponentiatedGradientSSVM
+from ._svm import EG_NEEDS, SVM_CONSTRAINTS, SVMLearner
+
+#: What BCFW needs of the decoder, and how to say it lacks it.
+BCFW_NEEDS = (
+    "loss_augmented",
+    "StructuredSVM(solver='bcfw') needs a loss-augmented argmax over outputs that "
+    "decompose over tokens or words",
+)
 
 
-class StructuredSVM(ExponentiatedGradientSSVM):
+class _Solver(NamedTuple):
+    """What a solver of the SVM needs and does: the decoder's capability it needs,
+    whether it learns relation labels, and the method that trains."""
+
+    needs: tuple
+    relation_labels: bool
+    train: str
+
+
+#: The solvers, by the ``solver`` parameter.
+SOLVERS = {
+    "bcfw": _Solver(BCFW_NEEDS, True, "_train_bcfw"),
+    "eg": _Solver(EG_NEEDS, False, "_train_eg"),
+}
+
+
+class StructuredSVM(SVMLearner):
     """Structured SVM (max-margin Markov network), by default trained by block-coordinate
     Frank-Wolfe on its dual.
 
@@ -148,7 +169,7 @@ class StructuredSVM(ExponentiatedGradientSSVM):
     """
 
     _parameter_constraints: dict = {
-        **ExponentiatedGradientSSVM._parameter_constraints,
+        **SVM_CONSTRAINTS,
         "solver": [StrOptions({"bcfw", "eg"})],
         "average": ["boolean"],
         "batch_size": [Interval(Integral, 1, None, closed="left")],
@@ -202,17 +223,10 @@ class StructuredSVM(ExponentiatedGradientSSVM):
 
     @property
     def learns_relation_labels(self):
-        return self.solver == "bcfw"
+        return SOLVERS[self.solver].relation_labels
 
     def _decoder_needs(self):
-        if self.solver == "eg":
-            yield from super()._decoder_needs()
-            return
-        yield (
-            "loss_augmented",
-            "StructuredSVM(solver='bcfw') needs a loss-augmented argmax over outputs that "
-            "decompose over tokens or words",
-        )
+        yield SOLVERS[self.solver].needs
 
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y, *, X_dev=None, y_dev=None, sample_weight=None):
@@ -234,14 +248,15 @@ class StructuredSVM(ExponentiatedGradientSSVM):
         -------
         self : object
         """
-        train = self._train_eg if self.solver == "eg" else self._train_bcfw
+        train = getattr(self, SOLVERS[self.solver].train)
         return self._fit_svm(X, y, X_dev, y_dev, sample_weight, train)
 
-    def _train_bcfw(self, encoded, gold, weights, dev, rng, interrupt):
+    def _train_bcfw(self, encoded, gold, weights, dev, rng, interrupt, n_threads):
+        """Block-coordinate Frank-Wolfe passes: sets ``coef_`` (and ``structure_``)."""
         Ci = example_C(self.C, weights, encoded.n_sentences)
-        blocks = FrankWolfeBlocks(self.structure_, self.decoder_, encoded, gold, Ci)
+        blocks = FrankWolfeBlocks(self.structure_, self.decoder_, encoded, gold, Ci, n_threads)
         n = encoded.n_sentences
-        minibatch = Minibatch(self.batch_size, current_threads())
+        minibatch = Minibatch(self.batch_size, n_threads)
         self.n_iter_ = 0
         progress = EpochProgress(self, self.max_iter)
         for _ in progress:
@@ -278,7 +293,3 @@ class StructuredSVM(ExponentiatedGradientSSVM):
                 break
         # every way out of the loop (max_iter, tol, Ctrl-C) computed the model last
         self.structure_, self.coef_ = structure.compact(coef, drop_zeros=True)
-
-    def _give_every_pair_a_weight(self):  # EG's; BCFW's weights grow with its steps
-        if self.solver == "eg":
-            super()._give_every_pair_a_weight()

@@ -1,8 +1,8 @@
 """The Structured Weighted Violations Perceptron (Dror & Reichart 2016): the base
 learner's loop with the mixed-assignments update rule."""
 
+from ..engine import BaseStructuredLearner
 from ..updates import MixedAssignments
-from ._base import BaseStructuredLearner
 
 
 class StructuredWeightedViolationsPerceptron(BaseStructuredLearner):

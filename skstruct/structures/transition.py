@@ -6,6 +6,7 @@ from typing import NamedTuple
 
 import numpy as np
 
+from .._kernels._config import TRUE
 from ._base import Structure
 from ._fixed import FixedLayout
 
@@ -39,8 +40,14 @@ class TransitionSystem(FixedLayout, Structure):
 
     @property
     def actions(self):
-        """The kernel module: ``oracle``, ``beam_search``, ``predict_batch``, ..."""
+        """The kernel module: ``oracle``, ``replay_features``, ``N_TEMPLATES``, ..."""
         return _kernel_module(self.kernel)
+
+    @property
+    def eager(self):
+        """The system flag of the beam search (``_kernels.transition_beam``): None for
+        arc-standard, a numpy boolean for arc-eager."""
+        return None if self.kernel == "transition" else TRUE
 
     def encode(self, heads, labels=None):
         return np.asarray(heads, dtype=np.int32)

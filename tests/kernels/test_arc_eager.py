@@ -9,7 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from skstruct._kernels import arc_eager, transition
+from skstruct._kernels import arc_eager, transition, transition_beam
+from skstruct._kernels._config import TRUE
 from skstruct.datasets import load_conllu
 from tests import naive
 from tests.kernels.test_tree import _sentence, _trees
@@ -56,8 +57,17 @@ def _score(attrs, coef, n_features, actions):
     return total
 
 
+def beam_search(*args):
+    """The one transition beam search, for arc-eager."""
+    return transition_beam.beam_search(*args, TRUE)
+
+
+def predict_batch(*args):
+    return transition_beam.predict_batch(*args, TRUE)
+
+
 def test_same_interface_as_arc_standard():
-    for name in ("oracle", "replay_features", "beam_search", "predict_batch"):
+    for name in ("oracle", "replay_features", "_apply"):
         assert inspect.signature(getattr(arc_eager, name)) == inspect.signature(
             getattr(transition, name)
         )
@@ -137,7 +147,7 @@ def test_beam_search_matches_the_python_twin(seed, n, beam_size):
     gold = _random_tree(seed, n)
     gold_actions = _oracle(gold)
     coef = np.random.default_rng(seed).normal(size=503)
-    heads, actions, parents, best, gold_score, in_beam, best_is_gold = arc_eager.beam_search(
+    heads, actions, parents, best, gold_score, in_beam, best_is_gold = beam_search(
         attrs, 0, n, coef, 503, beam_size, gold_actions, True
     )
     twin = naive.arc_eager_beam(attrs.tolist(), coef, 503, beam_size, gold_actions.tolist())
@@ -164,9 +174,7 @@ def test_an_exhaustive_beam_finds_the_best_action_sequence(seed, n):
     sequences = _sequences(n)
     scores = [_score(attrs.tolist(), coef, 211, actions) for actions, _ in sequences]
     no_gold = np.zeros(0, dtype=np.int64)
-    heads, _, _, best, *_ = arc_eager.beam_search(
-        attrs, 0, n, coef, 211, len(sequences), no_gold, False
-    )
+    heads, _, _, best, *_ = beam_search(attrs, 0, n, coef, 211, len(sequences), no_gold, False)
     assert best[-1] == pytest.approx(max(scores))
     assert heads.tolist() == sequences[int(np.argmax(scores))][1].heads
 
@@ -196,8 +204,8 @@ def test_predict_batch_is_beam_search_sentence_by_sentence(seed, beam_size):
     offsets = np.concatenate(([0], np.cumsum(lengths))).astype(np.int64)
     attrs = np.concatenate([_sentence(seed + i, int(m)) for i, m in enumerate(lengths)])
     coef = rng.normal(size=1009)
-    out = arc_eager.predict_batch(attrs, offsets, coef, 1009, beam_size)
+    out = predict_batch(attrs, offsets, coef, 1009, beam_size)
     no_gold = np.zeros(0, dtype=np.int64)
     for i, m in enumerate(lengths):
-        heads = arc_eager.beam_search(attrs, offsets[i], m, coef, 1009, beam_size, no_gold, False)
+        heads = beam_search(attrs, offsets[i], m, coef, 1009, beam_size, no_gold, False)
         assert out[offsets[i] : offsets[i + 1]].tolist() == heads[0][1:].tolist()

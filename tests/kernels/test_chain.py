@@ -8,9 +8,9 @@ from hypothesis import strategies as st
 from skstruct import Viterbi
 from skstruct._kernels import beam, chain
 from skstruct.decoders import viterbi
+from skstruct.engine._fused import Minibatch, fused_epoch
 from skstruct.features import EncodedSequences
 from skstruct.learners import AveragedWeights
-from skstruct.learners._fused import Minibatch, fused_epoch
 from skstruct.structures import LinearChain
 from skstruct.structures.emission_rows import EmissionRows
 from skstruct.updates import StandardUpdate

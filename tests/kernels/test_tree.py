@@ -9,9 +9,9 @@ from hypothesis import strategies as st
 
 from skstruct import Eisner
 from skstruct._kernels import tree
+from skstruct.engine._fused import Minibatch, fused_epoch
 from skstruct.features import TokenAttributes
 from skstruct.learners import AveragedWeights
-from skstruct.learners._fused import Minibatch, fused_epoch
 from skstruct.structures import ArcFactoredTree
 from skstruct.updates import StandardUpdate
 from tests import naive

@@ -81,7 +81,7 @@ def gold_counts(structure, encoded, labels, weights=None):
 
 class ChainLikelihood:
     """The CRF objective over an encoded corpus: ``NLL(w) + c2 ||w||^2`` (CRFsuite's
-    scaling of the L2 term) and its gradient, as :func:`~skstruct.learners._lbfgs.minimize_lbfgs`
+    scaling of the L2 term) and its gradient, as :func:`~skstruct.solvers.minimize_lbfgs`
     (or ``scipy.optimize.minimize`` with ``jac=True``) takes them.
 
     ``NLL(w) = sum_i w_i log Z(x_i) - w . Phi`` (``w_i`` the sentences' sample weights,

@@ -184,6 +184,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         [['A', 'B'], ['B', 'B'], ['A', 'A']]
         """
         check_is_fitted(self, "coef_")
+        self._needs_nbest("predict_nbest")
         if not (isinstance(k, Integral) and k >= 1):
             raise ValueError(f"k must be a positive integer, got {k!r}.")
         _check_fixed_length(fixed, X)

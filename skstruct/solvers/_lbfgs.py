@@ -182,7 +182,7 @@ def minimize_lbfgs(
     Examples
     --------
     >>> import numpy as np
-    >>> from skstruct.learners._lbfgs import minimize_lbfgs
+    >>> from skstruct.solvers import minimize_lbfgs
     >>> def quadratic(x):
     ...     return 0.5 * (x - 3.0) @ (x - 3.0), x - 3.0
     >>> minimize_lbfgs(quadratic, np.zeros(2)).x.round(6)

@@ -31,7 +31,7 @@ from .._kernels import crf as _crf
 from .._kernels.chain import longest_sentence
 
 
-class _Corpus:
+class SGDCorpus:
     """The encoded sentences and what the kernels take with them."""
 
     def __init__(self, encoded, labels, structure, free, weights=None):
@@ -97,7 +97,7 @@ def minimize_l2sgd(
 
     Parameters
     ----------
-    corpus : _Corpus
+    corpus : SGDCorpus
     c2 : float
         The L2 coefficient (> 0).
     rng : numpy.random.RandomState

@@ -37,12 +37,10 @@ import numpy as np
 
 from .._kernels import bcfw as _bcfw
 from .._kernels import eg_hinge as _eg_hinge
-from .._kernels.threads import current_threads
 from ..decoders import ChuLiuEdmonds, Eisner, Viterbi
+from ..engine import AveragedWeights, Minibatch
 from ..structures import ArcFactoredTree, LinearChain
 from ..utils.parts import in_parts
-from ._fused import Minibatch
-from ._weights import AveragedWeights
 
 #: One example a batch, one thread: Algorithm 3 as the paper states it.
 SEQUENTIAL = Minibatch(1, 1)
@@ -108,10 +106,12 @@ class FrankWolfeBlocks:
     gold : array of output ids, every sentence's back to back
     Ci : ndarray of shape (n_sentences,)
         Each example's ``C`` (``C`` times its sample weight).
+    n_threads : int, default=1
+        Threads of the duality gap's pass of the oracle.
     """
 
-    def __init__(self, structure, decoder, encoded, gold, Ci):
-        self.decoder, self.encoded = decoder, encoded
+    def __init__(self, structure, decoder, encoded, gold, Ci, n_threads=1):
+        self.decoder, self.encoded, self.n_threads = decoder, encoded, n_threads
         # one dtype for every kernel (the hinge kernels take int64)
         self.gold = np.asarray(gold, dtype=np.int64)
         self.Ci = np.asarray(Ci, dtype=np.float64)
@@ -302,12 +302,12 @@ class FrankWolfeBlocks:
             arrays = (encoded.indptr, encoded.indices, encoded.data, encoded.offsets,
                       structure.rows.arrays, coef, structure.n_labels, self.gold)  # fmt: skip
             in_parts(lambda part: _eg_hinge.chain_hinges(*arrays, part, out), encoded.offsets,
-                     current_threads())  # fmt: skip
+                     self.n_threads)  # fmt: skip
         elif tree and structure.order == 1 and not structure.n_labels:
             arrays = (encoded.attrs, encoded.offsets, coef, structure.n_features, self.gold,
                       self.decoder.projective, structure.single_root)  # fmt: skip
             in_parts(lambda part: _eg_hinge.tree_hinges(*arrays, part, out), encoded.offsets,
-                     current_threads(), power=3)  # fmt: skip
+                     self.n_threads, power=3)  # fmt: skip
         else:
             return None
         return out

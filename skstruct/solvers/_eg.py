@@ -1,4 +1,5 @@
-"""Factored dual variables of the EG structured SVM.
+"""The EG structured SVM's solver: factored dual variables and exponentiated-gradient
+steps on them (online, batch, adaptive), with the primal, dual and gap.
 
 Collins et al. keep ``alpha_{i,y} ∝ exp(sum_{r in y} theta_{i,r})``: one potential per
 part of each example instead of one variable per output. Everything the learner
@@ -27,12 +28,15 @@ from .._kernels import eg as _eg
 from .._kernels import eg_hinge as _eg_hinge
 from .._kernels import tree as _tree
 from .._kernels.chain_marginals import forward_backward
-from .._kernels.threads import current_threads
 from .._kernels.tree_marginals import inside_outside, matrix_tree
 from ..structures import ArcFactoredTree, LinearChain
 from ..utils.arrays import sparse_sum
 from ..utils.parts import in_parts
 
+#: An adaptive step is halved at most this many times before the example is skipped.
+MAX_HALVINGS = 30
+#: An adaptive rate that needed no halving grows by this factor for the next step.
+GROWTH = 1.1
 #: Most arc feature ids (about 130 MB) a tree dual keeps hashed for one EG step.
 CACHED_ARC_IDS = 2**24
 
@@ -69,17 +73,14 @@ class StructuredDual:
     ``n_choices``).
     """
 
-    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None):
+    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
         for capability in ("has_marginals", "has_expected_delta"):
             if not getattr(structure, capability):
                 raise ValueError(
                     f"The EG structured SVM needs {capability} of the structure, which "
                     f"{type(structure).__name__} with these parameters lacks."
                 )
-        self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
-        self.Ci = example_C(C, sample_weight, encoded.n_sentences)
-        self.weighted = sample_weight is not None
-        self.total_C = total_C(C, self.Ci, self.weighted)
+        _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
         self.gold = np.asarray(gold)
         self.bounds = structure.output_offsets(encoded)
         n_examples, zero = encoded.n_sentences, np.zeros(structure.n_weights)
@@ -199,11 +200,8 @@ class ChainDual:
     (pool slots no pair holds stay zero).
     """
 
-    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None):
-        self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
-        self.Ci = example_C(C, sample_weight, encoded.n_sentences)
-        self.weighted = sample_weight is not None
-        self.total_C = total_C(C, self.Ci, self.weighted)
+    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
+        _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
         self.gold = np.asarray(gold, dtype=np.int64)
         L, n_sentences = structure.n_labels, encoded.n_sentences
         self.theta_unary = np.zeros((encoded.n_tokens, L))
@@ -336,7 +334,7 @@ class ChainDual:
                   self.encoded.offsets, self.structure.rows.arrays, coef,
                   self.structure.n_labels, self.gold)  # fmt: skip
         in_parts(lambda part: _eg_hinge.chain_hinges(*arrays, part, out), self.encoded.offsets,
-                 current_threads())  # fmt: skip
+                 self.n_threads)  # fmt: skip
         return out
 
     def snapshot(self):
@@ -357,11 +355,8 @@ class TreeDual:
     """Dual variables of a first-order, unlabelled
     :class:`~skstruct.structures.ArcFactoredTree`: one potential per possible arc."""
 
-    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None):
-        self.structure, self.decoder, self.encoded, self.C = structure, decoder, encoded, C
-        self.Ci = example_C(C, sample_weight, encoded.n_sentences)
-        self.weighted = sample_weight is not None
-        self.total_C = total_C(C, self.Ci, self.weighted)
+    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
+        _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
         self.gold = np.asarray(gold, dtype=np.int64)
         self.attrs = encoded.attrs
         lengths = np.diff(encoded.offsets)
@@ -493,7 +488,7 @@ class TreeDual:
         arrays = (self.attrs, self.encoded.offsets, coef, self.structure.n_features, self.gold,
                   self.decoder.projective, self.structure.single_root)  # fmt: skip
         in_parts(lambda part: _eg_hinge.tree_hinges(*arrays, part, out), self.encoded.offsets,
-                 current_threads(), power=3)  # fmt: skip
+                 self.n_threads, power=3)  # fmt: skip
         return out
 
     def snapshot(self):
@@ -502,6 +497,16 @@ class TreeDual:
     def restore(self, snapshot):
         for target, value in zip((self.theta, self.mu, self.expected_loss), snapshot):
             target[...] = value
+
+
+def _set_up(dual, structure, decoder, encoded, C, sample_weight, n_threads):
+    """What every dual keeps: its problem, each example's ``C_i``, their sum and the
+    threads of its hinge pass."""
+    dual.structure, dual.decoder, dual.encoded, dual.C = structure, decoder, encoded, C
+    dual.n_threads = n_threads
+    dual.Ci = example_C(C, sample_weight, encoded.n_sentences)
+    dual.weighted = sample_weight is not None
+    dual.total_C = total_C(C, dual.Ci, dual.weighted)
 
 
 def example_C(C, sample_weight, n_examples):
@@ -535,3 +540,84 @@ FAST_DUALS = {LinearChain: ChainDual, ArcFactoredTree: TreeDual}
 def dual_for(structure):
     """The dual class EG uses for ``structure``: its fast path, or the generic one."""
     return FAST_DUALS.get(type(structure), StructuredDual)
+
+
+def online_step(dual, i, coef, rate, adaptive, ceiling=np.inf):
+    """One EG step on example ``i``, updating ``coef`` in place.
+
+    Returns the rate for this example's next step (adaptive: grown after a step taken
+    at once, halved as often as the step was; the old one when every halving was
+    rejected and the example left alone) and the number of halvings.
+    """
+    step, gradient = rate, dual.gradient(i, coef)
+    for halvings in range(MAX_HALVINGS + 1):
+        proposal = dual.propose(i, gradient, step)
+        change, scale, undo = dual.apply(i, proposal, coef)
+        gain = dual.Ci[i] * (proposal.expected_loss - dual.expected_loss[i]) - 0.5 * change
+        # at a block's optimum the gain is rounding noise: rejecting it would shrink
+        # the rate to nothing for the rest of training
+        noise = 1e-12 * (scale + dual.total_C + 1.0)
+        if not adaptive or gain >= -noise:
+            dual.accept(i, proposal)
+            return _next_rate(step, halvings, adaptive, ceiling), halvings
+        undo()
+        step /= 2.0
+    return rate, MAX_HALVINGS + 1
+
+
+def _next_rate(step, halvings, adaptive, ceiling):
+    return min(step * GROWTH, ceiling) if adaptive and halvings == 0 else step
+
+
+def online_epoch(dual, coef, order, rates, adaptive, ceiling):
+    """Online EG over the examples in ``order`` (all, in turn, when None); each
+    example's rate in ``rates`` is updated in place."""
+    order = range(rates.size) if order is None else order
+    used, rejected, skipped = [], 0, 0
+    for i in order:
+        rates[i], halvings = online_step(dual, i, coef, rates[i], adaptive, ceiling)
+        rejected += halvings
+        if halvings > MAX_HALVINGS:
+            skipped += 1
+        else:
+            used.append(rates[i])
+    return {"mean_rate": float(np.mean(used)) if used else None,
+            "rejected": rejected, "skipped": skipped}  # fmt: skip
+
+
+def batch_step(dual, coef, rate, adaptive, ceiling=np.inf):
+    """One batch EG iteration: every example steps against the same ``w``; returns
+    the new ``w``, the rate for the next iteration (as in :func:`online_step`) and
+    counts."""
+    before, step = dual_objective(dual, coef), rate
+    snapshot = dual.snapshot() if adaptive else None
+    for halvings in range(MAX_HALVINGS + 1):
+        for i in range(dual.expected_loss.size):
+            dual.accept(i, dual.propose(i, dual.gradient(i, coef), step))
+        new_coef = dual.coef()
+        if not adaptive or dual_objective(dual, new_coef) >= before:
+            counts = {"mean_rate": step, "rejected": halvings, "skipped": 0}
+            return new_coef, _next_rate(step, halvings, adaptive, ceiling), counts
+        dual.restore(snapshot)
+        step /= 2.0
+    counts = {"mean_rate": None, "rejected": halvings + 1, "skipped": dual.expected_loss.size}
+    return coef, rate, counts
+
+
+def weighted_sum(dual, values):
+    """``sum_i C_i values_i`` (``C * sum(values)`` without sample weights, as ever)."""
+    if dual.weighted:
+        return float(dual.Ci @ values)
+    return dual.C * float(values.sum())
+
+
+def dual_objective(dual, coef):
+    return weighted_sum(dual, dual.expected_loss) - 0.5 * float(coef @ coef)
+
+
+def objectives(dual, coef):
+    """Primal, dual and gap at ``w = coef`` (which must be the dual's ``w``)."""
+    hinge = dual.hinge(coef)
+    primal = 0.5 * float(coef @ coef) + weighted_sum(dual, hinge)
+    value = dual_objective(dual, coef)
+    return {"primal": primal, "dual": value, "gap": primal - value}

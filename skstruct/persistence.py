@@ -38,7 +38,7 @@ import os
 
 import numpy as np
 
-from .crfsuite import CRF
+from ._version import __version__
 from .decoders import DECODERS, BestCandidate
 from .features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from .learners import (
@@ -63,7 +63,7 @@ from .structures import (
 from .structures.constraints import ChainConstraints
 from .updates import UPDATE_RULES, MixedAssignments, PassiveAggressiveUpdate
 
-__all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "save"]
+__all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "register_estimator", "save"]
 
 #: Version of the file layout written by :func:`save`; :func:`load` reads this one and the
 #: earlier ones from ``_OLDEST_VERSION`` (see the module docstring for what changed).
@@ -92,7 +92,6 @@ _ESTIMATORS = {
         AROW,
         LinearChainCRF,
         ConditionalRandomField,
-        CRF,
         *DECODERS.values(),
         BestCandidate,
         TokenFeatures,
@@ -102,6 +101,17 @@ _ESTIMATORS = {
         PassiveAggressiveUpdate,
     )
 }
+
+
+def register_estimator(cls):
+    """Let model files hold estimators of class ``cls`` (rebuilt from their constructor
+    parameters): for estimator classes of modules this one does not import, such as the
+    sklearn-crfsuite drop-in's ``CRF``, which registers itself. Returns ``cls``, so
+    that it can decorate the class."""
+    _ESTIMATORS[cls.__name__] = cls
+    return cls
+
+
 #: Internal helpers rebuilt from their attributes alone (their constructors would allocate).
 _OBJECTS = {
     cls.__name__: cls
@@ -139,7 +149,7 @@ class ModelFormatError(ValueError):
     >>> load(io.BytesIO(b"not a model"))
     Traceback (most recent call last):
     ...
-    skstruct._persistence.ModelFormatError: <stream> is not an skstruct model file: it is not a \
+    skstruct.persistence.ModelFormatError: <stream> is not an skstruct model file: it is not a \
 zip (.npz) archive.
     """
 
@@ -356,8 +366,6 @@ def _unsupported(value):
 
 
 def _skstruct_version():
-    from . import __version__  # the package's own, set after this module is imported
-
     return __version__
 
 
@@ -403,7 +411,7 @@ def load(path, *, with_metadata=False):
     Files of format version 1 (written before chains had sparse emission rows) load
     too, as the same model: a chain gets a weight for every (feature, label) pair, as
     its dense matrix had, so it predicts and trains on exactly as before. :func:`save`
-    writes version 2 (``skstruct._persistence.FORMAT_VERSION``).
+    writes version 2 (``skstruct.persistence.FORMAT_VERSION``).
 
     Examples
     --------

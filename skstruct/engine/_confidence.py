@@ -134,6 +134,7 @@ class ChainConfidenceMixin:
         Neural Networks. ICML.
         """
         check_is_fitted(self, "coef_")
+        self._fitted_chain("calibrate", order=1)  # refuse other structures first
         X_dev, y_dev = check_sequences_and_labels(X_dev, y_dev, X_name="X_dev", y_name="y_dev")
         self.__dict__.pop("temperature_", None)
         structure, coef = self._probability_coef("calibrate")

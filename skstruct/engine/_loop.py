@@ -269,7 +269,7 @@ class BaseStructuredLearner(StructuredModel):
         Per example: ``decoder.search`` (``decoder.decode`` for rules that need no
         trace), ``rule.violations``, and every violation ``(gamma, y', z')`` applied
         as ``w += gamma (phi(y') - phi(z'))`` with the averaging sums. Combinations
-        with a registered fused epoch (:mod:`skstruct.learners._fused`) run it
+        with a registered fused epoch (:mod:`skstruct.engine._fused`) run it
         instead, with the same result.
 
         Parameters

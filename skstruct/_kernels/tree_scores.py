@@ -1,0 +1,152 @@
+"""Part scores of a dependency tree: the arc, sibling and label scores of a sentence
+under the weights (from the hashed features of :mod:`.arc_features`), the single-root
+penalty, and the score of a given head vector.
+
+Score matrices are ``arc[h, d]`` of shape ``(n + 1, n + 1)`` and, for second order,
+``sib[h, s, d]``: the part "``d`` is the child of ``h`` next after ``s`` on the same
+side" (``s == h``: ``d`` is ``h``'s first child on that side).
+"""
+
+import numpy as np
+
+from ._config import njit
+from .arc_features import (
+    N_LABEL_TEMPLATES,
+    _hash_finish,
+    arc_feature_ids,
+    label_prefixes,
+    sibling_feature_ids,
+)
+
+
+@njit
+def add_label_scores(attrs, start, n, coef, n_features, n_labels, arc, best_label, states):
+    """``arc[h, d] += max_l score(h, d, l)``, the best label kept in ``best_label[h, d]``.
+
+    This keeps first-order labelled parsing exact: given the arcs, each label is chosen
+    on its own. Ties go to the lowest label id.
+    """
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h == d:
+                continue
+            label_prefixes(attrs, start, n, h, d, states)
+            direction = 1 if h < d else 0
+            best, arg = -np.inf, 0
+            for label in range(n_labels):
+                x = label * 2 + direction
+                total = 0.0
+                for t in range(N_LABEL_TEMPLATES):
+                    total += coef[_hash_finish(states[t], x, n_features)]
+                if total > best:
+                    best, arg = total, label
+            arc[h, d] += best
+            best_label[h, d] = arg
+
+
+@njit
+def label_score_tensor(attrs, start, n, coef, n_features, n_labels, out, states):
+    """Fill ``out[h, d, l]`` with the label-feature score of arc ``h -> d`` labelled ``l``."""
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h == d:
+                continue
+            label_prefixes(attrs, start, n, h, d, states)
+            direction = 1 if h < d else 0
+            for label in range(n_labels):
+                total = 0.0
+                for t in range(N_LABEL_TEMPLATES):
+                    total += coef[_hash_finish(states[t], label * 2 + direction, n_features)]
+                out[h, d, label] = total
+
+
+@njit
+def _sum_at(coef, ids, k):
+    total = 0.0
+    for j in range(k):
+        total += coef[ids[j]]
+    return total
+
+
+@njit
+def arc_scores(attrs, start, n, coef, n_features, out, buffer):
+    """Fill ``out[h, d]`` (``(n + 1, n + 1)``) with arc scores; impossible arcs get -inf."""
+    for h in range(n + 1):
+        out[h, 0] = -np.inf
+        for d in range(1, n + 1):
+            if h == d:
+                out[h, d] = -np.inf
+                continue
+            k = arc_feature_ids(attrs, start, n, h, d, n_features, buffer)
+            out[h, d] = _sum_at(coef, buffer, k)
+
+
+@njit
+def sibling_scores(attrs, start, n, coef, n_features, out, buffer):
+    """Fill ``out[h, s, d]`` for every sibling part (``s == h`` or ``s`` between h and d)."""
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if d == h:
+                continue
+            k = sibling_feature_ids(attrs, start, n, h, h, d, n_features, buffer)
+            out[h, h, d] = _sum_at(coef, buffer, k)
+            for s in range(min(h, d) + 1, max(h, d)):
+                k = sibling_feature_ids(attrs, start, n, h, s, d, n_features, buffer)
+                out[h, s, d] = _sum_at(coef, buffer, k)
+
+
+@njit
+def single_root_penalty(arc, n):
+    """Subtract from every root arc more than any two trees' scores can differ by.
+
+    Every tree has at least one root arc, so the best tree under the penalised scores
+    is the best tree with exactly one root child.
+    """
+    biggest = 0.0
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if h != d and abs(arc[h, d]) > biggest:
+                biggest = abs(arc[h, d])
+    penalty = 1.0 + 2.0 * (n + 1) * biggest
+    for d in range(1, n + 1):
+        arc[0, d] -= penalty
+    return penalty
+
+
+@njit
+def sibling_parts(heads, n, out):
+    """Write the sibling parts ``(h, s, d)`` of a head vector into ``out`` (``(n, 3)``);
+    returns how many. Children are taken outwards from the head, right side first;
+    the first child on a side has ``s == h``. Any head vector works, tree or not.
+    """
+    k = 0
+    for h in range(n + 1):
+        prev = h
+        for d in range(h + 1, n + 1):
+            if heads[d] == h:
+                out[k, 0], out[k, 1], out[k, 2] = h, prev, d
+                prev = d
+                k += 1
+        prev = h
+        for d in range(h - 1, 0, -1):
+            if heads[d] == h:
+                out[k, 0], out[k, 1], out[k, 2] = h, prev, d
+                prev = d
+                k += 1
+    return k
+
+
+@njit
+def head_vector_score(arc, sib, lab, heads, labels, n, order, n_labels):
+    """Score of any head vector (a tree or a mixed assignment) and its labels under
+    arc, sibling (order 2) and label (``n_labels > 0``) scores."""
+    total = 0.0
+    for d in range(1, n + 1):
+        total += arc[heads[d], d]
+        if n_labels > 0:
+            total += lab[heads[d], d, labels[d]]
+    if order == 2:
+        parts = np.empty((n, 3), dtype=np.int64)
+        for j in range(sibling_parts(heads, n, parts)):
+            total += sib[parts[j, 0], parts[j, 1], parts[j, 2]]
+    return total

@@ -1,0 +1,436 @@
+"""The tree searches: Eisner's algorithm (first and second order, projective),
+Chu-Liu-Edmonds (any tree), one sentence's best tree under the weights, and the
+decoding loop of prediction.
+
+A sentence of ``n`` words is positions ``1..n``; position 0 is the artificial root.
+``heads[d]`` is the head of word ``d`` (``heads[0]`` is unused, -1).
+"""
+
+import numpy as np
+
+from ._config import njit
+from .arc_features import (
+    N_LABEL_TEMPLATES,
+    N_SIBLING_TEMPLATES,
+    arc_width,
+)
+from .tree_scores import (
+    add_label_scores,
+    arc_scores,
+    sibling_scores,
+    single_root_penalty,
+)
+
+
+# an explicit signature: called with literal directions and kinds, the helper would be
+# compiled once per combination of literals (5 copies)
+@njit("void(int64[:, ::1], int64, int64, int64, int64, int64)")
+def _push(stack, i, a, b, c, d):
+    stack[i, 0], stack[i, 1], stack[i, 2], stack[i, 3] = a, b, c, d
+
+
+_COMPLETE, _INCOMPLETE, _SIBLING = 0, 1, 2  # kinds of items on the backtracking stacks
+
+
+@njit
+def _split_complete(stack, top, s, t, dr, r):
+    """Push the halves of complete span ``[s, t]`` (direction ``dr``) split at ``r``: an
+    incomplete span and the complete span beyond it. Returns the new stack top."""
+    if dr == 0:
+        _push(stack, top, s, r, 0, _COMPLETE)
+        _push(stack, top + 1, r, t, 0, _INCOMPLETE)
+    else:
+        _push(stack, top, s, r, 1, _INCOMPLETE)
+        _push(stack, top + 1, r, t, 1, _COMPLETE)
+    return top + 2
+
+
+@njit
+def _best_meeting(complete, s, t):
+    """Best ``complete[s, r, right] + complete[r + 1, t, left]`` over ``r``: the two
+    halves an arc between ``s`` and ``t`` (or a sibling pair) joins. Returns (score, r)."""
+    best, arg = -np.inf, s
+    for r in range(s, t):
+        v = complete[s, r, 1] + complete[r + 1, t, 0]
+        if v > best:
+            best, arg = v, r
+    return best, arg
+
+
+@njit
+def _fill_complete(complete, incomplete, complete_bp, s, t):
+    """Complete spans ``[s, t]`` of both directions from smaller ones (Eisner's second
+    rule, shared by both orders): a complete span is an incomplete one plus a complete
+    one on the dependent's far side."""
+    best, arg = -np.inf, s
+    for r in range(s, t):
+        v = complete[s, r, 0] + incomplete[r, t, 0]
+        if v > best:
+            best, arg = v, r
+    complete[s, t, 0] = best
+    complete_bp[s, t, 0] = arg
+    best, arg = -np.inf, t
+    for r in range(s + 1, t + 1):
+        v = incomplete[s, r, 1] + complete[r, t, 1]
+        if v > best:
+            best, arg = v, r
+    complete[s, t, 1] = best
+    complete_bp[s, t, 1] = arg
+
+
+# -- first-order Eisner ------------------------------------------------------------------------
+
+
+@njit
+def eisner(arc, n):
+    """Best projective tree under arc scores ``arc[h, d]`` (Eisner 1996), O(n^3).
+
+    Returns heads (int64, ``n + 1``; ``heads[0] = -1``). Ties go to the first split
+    point in increasing order.
+    """
+    N = n + 1
+    # [s, t, dir]: dir 0 = the head is t (arcs point left), 1 = the head is s
+    complete = np.full((N, N, 2), -np.inf)
+    incomplete = np.full((N, N, 2), -np.inf)
+    complete_bp = np.zeros((N, N, 2), dtype=np.int64)
+    incomplete_bp = np.zeros((N, N, 2), dtype=np.int64)
+    for s in range(N):
+        complete[s, s, 0] = 0.0
+        complete[s, s, 1] = 0.0
+    for k in range(1, N):
+        for s in range(N - k):
+            t = s + k
+            best, arg = _best_meeting(complete, s, t)
+            if s > 0:
+                incomplete[s, t, 0] = best + arc[t, s]
+            incomplete[s, t, 1] = best + arc[s, t]
+            incomplete_bp[s, t, 0] = arg
+            incomplete_bp[s, t, 1] = arg
+            _fill_complete(complete, incomplete, complete_bp, s, t)
+    heads = np.full(N, -1, dtype=np.int64)
+    # explicit stack of items (s, t, dir, kind)
+    stack = np.zeros((4 * N + 4, 4), dtype=np.int64)
+    _push(stack, 0, 0, n, 1, _COMPLETE)
+    top = 1
+    while top > 0:
+        top -= 1
+        s, t, dr, kind = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+        if s == t:
+            continue
+        if kind == _COMPLETE:
+            top = _split_complete(stack, top, s, t, dr, complete_bp[s, t, dr])
+        else:
+            r = incomplete_bp[s, t, dr]
+            if dr == 0:
+                heads[s] = t
+            else:
+                heads[t] = s
+            _push(stack, top, s, r, 1, _COMPLETE)
+            _push(stack, top + 1, r + 1, t, 0, _COMPLETE)
+            top += 2
+    return heads
+
+
+# -- second-order (sibling) Eisner -------------------------------------------------------------
+
+
+@njit
+def eisner2(arc, sib, n):
+    """Best projective tree under arc plus adjacent-sibling scores (McDonald & Pereira
+    2006, sec. 3.2), O(n^3).
+
+    A tree scores ``sum arc[h, d] + sum sib[h, s, d]`` over its arcs, ``s`` being the
+    child of ``h`` before ``d`` on the same side counting outwards from ``h`` (``h``
+    itself for the first). Returns heads as :func:`eisner` does.
+    """
+    N = n + 1
+    complete = np.full((N, N, 2), -np.inf)
+    incomplete = np.full((N, N, 2), -np.inf)
+    sibling = np.full((N, N), -np.inf)  # [s, t]: s and t adjacent siblings, s < t
+    complete_bp = np.zeros((N, N, 2), dtype=np.int64)
+    incomplete_bp = np.zeros((N, N, 2), dtype=np.int64)  # -1: first child
+    sibling_bp = np.zeros((N, N), dtype=np.int64)
+    for s in range(N):
+        complete[s, s, 0] = 0.0
+        complete[s, s, 1] = 0.0
+    for k in range(1, N):
+        for s in range(N - k):
+            t = s + k
+            # sibling items (no root among siblings)
+            if s > 0:
+                best, arg = _best_meeting(complete, s, t)
+                sibling[s, t] = best
+                sibling_bp[s, t] = arg
+            # s -> t: t is s's first right child, or follows sibling r
+            best = complete[s, s, 1] + complete[s + 1, t, 0] + sib[s, s, t]
+            arg = -1
+            for r in range(s + 1, t):
+                v = incomplete[s, r, 1] + sibling[r, t] + sib[s, r, t]
+                if v > best:
+                    best, arg = v, r
+            incomplete[s, t, 1] = best + arc[s, t]
+            incomplete_bp[s, t, 1] = arg
+            # t -> s (no arcs into the root)
+            if s > 0:
+                best = complete[s, t - 1, 1] + complete[t, t, 0] + sib[t, t, s]
+                arg = -1
+                for r in range(s + 1, t):
+                    v = sibling[s, r] + incomplete[r, t, 0] + sib[t, r, s]
+                    if v > best:
+                        best, arg = v, r
+                incomplete[s, t, 0] = best + arc[t, s]
+                incomplete_bp[s, t, 0] = arg
+            _fill_complete(complete, incomplete, complete_bp, s, t)
+    heads = np.full(N, -1, dtype=np.int64)
+    # explicit stack of items (s, t, dir, kind)
+    stack = np.zeros((4 * N + 4, 4), dtype=np.int64)
+    _push(stack, 0, 0, n, 1, _COMPLETE)
+    top = 1
+    while top > 0:
+        top -= 1
+        s, t, dr, kind = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+        if s == t:
+            continue
+        if kind == _COMPLETE:
+            top = _split_complete(stack, top, s, t, dr, complete_bp[s, t, dr])
+        elif kind == _INCOMPLETE:
+            r = incomplete_bp[s, t, dr]
+            if dr == 1:
+                heads[t] = s
+                if r == -1:
+                    _push(stack, top, s + 1, t, 0, _COMPLETE)
+                    top += 1
+                else:
+                    _push(stack, top, s, r, 1, _INCOMPLETE)
+                    _push(stack, top + 1, r, t, 0, _SIBLING)
+                    top += 2
+            else:
+                heads[s] = t
+                if r == -1:
+                    _push(stack, top, s, t - 1, 1, _COMPLETE)
+                    top += 1
+                else:
+                    _push(stack, top, s, r, 0, _SIBLING)
+                    _push(stack, top + 1, r, t, 0, _INCOMPLETE)
+                    top += 2
+        else:
+            r = sibling_bp[s, t]
+            _push(stack, top, s, r, 1, _COMPLETE)
+            _push(stack, top + 1, r + 1, t, 0, _COMPLETE)
+            top += 2
+    return heads
+
+
+# -- Chu-Liu-Edmonds ---------------------------------------------------------------------------
+
+
+@njit
+def _find_cycle(heads, n_nodes):
+    """A cycle of ``heads`` (node 0 has none) as a boolean mask, or an all-False mask."""
+    color = np.zeros(n_nodes, dtype=np.int64)  # 0 new, 1 on the current path, 2 done
+    in_cycle = np.zeros(n_nodes, dtype=np.bool_)
+    for start in range(1, n_nodes):
+        if color[start] != 0:
+            continue
+        v = start
+        while v > 0 and color[v] == 0:
+            color[v] = 1
+            v = heads[v]
+        if v > 0 and color[v] == 1:  # came back to the current path: a cycle through v
+            u = v
+            while True:
+                in_cycle[u] = True
+                u = heads[u]
+                if u == v:
+                    break
+            return in_cycle
+        v = start
+        while v > 0 and color[v] == 1:
+            color[v] = 2
+            v = heads[v]
+    return in_cycle
+
+
+@njit
+def _greedy_heads(arc):
+    m = arc.shape[0]
+    heads = np.full(m, -1, dtype=np.int64)
+    for d in range(1, m):
+        best, arg = -np.inf, 0
+        for h in range(m):
+            if h != d and arc[h, d] > best:
+                best, arg = arc[h, d], h
+        heads[d] = arg
+    return heads
+
+
+@njit
+def chu_liu_edmonds(arc):
+    """Maximum spanning arborescence rooted at node 0 (Chu & Liu 1965; Edmonds 1967).
+
+    ``arc[h, d]`` of shape ``(m, m)``; -inf marks a missing arc. Returns heads (int64,
+    ``heads[0] = -1``). Every node takes its best head; while that makes a cycle, the
+    cycle is contracted into one node (arcs into it scored by what they displace) and
+    the smaller graph solved the same way; the solutions are then expanded back, level
+    by level. O(m^3) in all; ties go to the lowest head index.
+    """
+    # what each contraction needs to be undone: (greedy heads, nodes kept, for each kept
+    # node the cycle node it enters / the cycle node it leaves from)
+    saved_heads = [np.empty(0, dtype=np.int64)]
+    saved_outside = [np.empty(0, dtype=np.int64)]
+    saved_enter = [np.empty(0, dtype=np.int64)]
+    saved_leave = [np.empty(0, dtype=np.int64)]
+    current = arc
+    while True:
+        m = current.shape[0]
+        heads = _greedy_heads(current)
+        in_cycle = _find_cycle(heads, m)
+        n_cycle = 0
+        for v in range(m):
+            n_cycle += in_cycle[v]
+        if n_cycle == 0:
+            break
+        outside = np.empty(m - n_cycle, dtype=np.int64)
+        j = 0
+        for v in range(m):
+            if not in_cycle[v]:
+                outside[j] = v
+                j += 1
+        size = m - n_cycle + 1
+        c = size - 1
+        cycle_score = 0.0
+        for v in range(m):
+            if in_cycle[v]:
+                cycle_score += current[heads[v], v]
+        sub = np.full((size, size), -np.inf)
+        enter = np.zeros(size, dtype=np.int64)
+        leave = np.zeros(size, dtype=np.int64)
+        for a in range(size - 1):
+            u = outside[a]
+            for b in range(1, size - 1):
+                sub[a, b] = current[u, outside[b]]
+            best, arg = -np.inf, -1
+            for v in range(m):
+                if in_cycle[v]:
+                    score = current[u, v] - current[heads[v], v]
+                    if score > best:
+                        best, arg = score, v
+            sub[a, c] = best + cycle_score
+            enter[a] = arg
+        for b in range(1, size - 1):
+            v = outside[b]
+            best, arg = -np.inf, -1
+            for u in range(m):
+                if in_cycle[u] and current[u, v] > best:
+                    best, arg = current[u, v], u
+            sub[c, b] = best
+            leave[b] = arg
+        saved_heads.append(heads)
+        saved_outside.append(outside)
+        saved_enter.append(enter)
+        saved_leave.append(leave)
+        current = sub
+    while len(saved_heads) > 1:
+        sub_heads = heads
+        heads = saved_heads.pop().copy()
+        outside, enter, leave = saved_outside.pop(), saved_enter.pop(), saved_leave.pop()
+        c = outside.shape[0]
+        for b in range(1, c):
+            h = sub_heads[b]
+            heads[outside[b]] = leave[b] if h == c else outside[h]
+        a = sub_heads[c]
+        heads[enter[a]] = outside[a]
+    return heads
+
+
+# -- decoding and training ---------------------------------------------------------------------
+
+
+@njit
+def scratch(longest, siblings):
+    """Work arrays for sentences of up to ``longest`` words: (arc, sib, best_label,
+    buffer, states, labels); ``sib`` a dummy without ``siblings`` (None)."""
+    N = longest + 1
+    arc = np.empty((N, N))
+    if siblings is None:
+        sib = np.empty((1, 1, 1))
+    else:
+        sib = np.empty((N, N, N))
+    best_label = np.zeros((N, N), dtype=np.int64)
+    size = arc_width(N, True) + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES
+    buffer = np.empty(size, dtype=np.int64)
+    states = np.empty(N_LABEL_TEMPLATES, dtype=np.uint64)
+    labels = np.zeros(N, dtype=np.int64)
+    return arc, sib, best_label, buffer, states, labels
+
+
+@njit
+def decode(attrs, start, n, coef, n_features, siblings, non_projective, single_root, n_labels,
+           work):  # fmt: skip
+    """Best tree of one sentence under ``coef``: its heads, and with relation labels the
+    labels in ``work[5]`` (``work`` from :func:`scratch`).
+
+    What to search is given by types, so that numba compiles only that decoder (see
+    "What a first run compiles" in the architecture notes): ``siblings`` None (first
+    order) or True (second order, Eisner with siblings); ``non_projective`` None
+    (Eisner) or True (Chu-Liu-Edmonds); ``n_labels`` None (unlabelled) or the number of
+    relation labels.
+    """
+    arc, sib, best_label, buffer, states, labels = work
+    arc_view = arc[: n + 1, : n + 1]
+    arc_scores(attrs, start, n, coef, n_features, arc_view, buffer)
+    if n_labels is not None:
+        add_label_scores(attrs, start, n, coef, n_features, n_labels, arc_view, best_label, states)
+    if single_root:
+        single_root_penalty(arc_view, n)
+    if siblings is not None:
+        sib_view = sib[: n + 1, : n + 1, : n + 1]
+        sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
+        heads = eisner2(arc_view, sib_view, n)
+    elif non_projective is None:
+        heads = eisner(arc_view, n)
+    else:
+        heads = chu_liu_edmonds(arc_view)
+    if n_labels is not None:
+        for d in range(1, n + 1):
+            labels[d] = best_label[heads[d], d]
+    return heads
+
+
+@njit
+def max_length(offsets):
+    longest = 0
+    for i in range(offsets.shape[0] - 1):
+        longest = max(longest, offsets[i + 1] - offsets[i])
+    return longest
+
+
+@njit
+def one_based_tree(heads, labels, start, n, n_labels, out_heads, out_labels):
+    """The heads (and labels, unless ``n_labels`` is None) of words ``start:start + n``
+    of flat arrays, as the decoders index them: word ``d`` at ``d`` (1..n), the root's
+    head ``-1`` at 0."""
+    out_heads[0] = -1
+    for d in range(1, n + 1):
+        out_heads[d] = heads[start + d - 1]
+        if n_labels is not None:
+            out_labels[d] = labels[start + d - 1]
+
+
+@njit
+def decode_trees(attrs, offsets, sentences, coef, n_features, siblings, non_projective,
+                 single_root, n_labels, work, heads_out, labels_out):  # fmt: skip
+    """Best trees of the sentences ``sentences`` under ``coef``: the heads and label ids
+    (zeros when unlabelled) of sentence ``i``'s words go to ``heads_out`` and
+    ``labels_out`` at ``offsets[i]:offsets[i + 1]`` (``work``: :func:`scratch` for the
+    longest sentence; the options as in :func:`decode`). The one decoding loop of
+    prediction, of a minibatch's decisions (a part of the sentences per thread: the
+    kernel holds no GIL) and of :func:`perceptron_epoch`."""
+    for s in range(sentences.shape[0]):
+        start = offsets[sentences[s]]
+        n = offsets[sentences[s] + 1] - start
+        pred = decode(attrs, start, n, coef, n_features, siblings, non_projective, single_root,
+                      n_labels, work)  # fmt: skip
+        for d in range(1, n + 1):
+            heads_out[start + d - 1] = pred[d]
+            labels_out[start + d - 1] = work[5][d]
