@@ -16,14 +16,23 @@ baseline commit::
     PYTHONPATH=/tmp/base python benchmarks/bench_hot_paths.py  # the baseline's code
 
 ``--only NAME`` runs one workload (perceptron, beam, eisner, crf, bcfw-chunk,
-bcfw-ptb).
+bcfw-ptb, and the transition parsers arc-standard and arc-eager: ``ArcStandard(8)`` /
+``ArcEager(8)``, max-violation, 5 epochs on the PTB sample); repeat it for several.
 """
 
 import argparse
 import json
 import time
 
-from skstruct import BeamSearch, Eisner, LinearChainCRF, StructuredPerceptron, StructuredSVM
+from skstruct import (
+    ArcEager,
+    ArcStandard,
+    BeamSearch,
+    Eisner,
+    LinearChainCRF,
+    StructuredPerceptron,
+    StructuredSVM,
+)
 from skstruct.datasets import fetch_brown, fetch_conll2000, fetch_conll2002, fetch_ptb_sample
 from skstruct.features import crfsuite_tutorial_features
 
@@ -84,15 +93,32 @@ def bcfw_ptb():
     return _timed(lambda: StructuredSVM(Eisner(), C=0.05, random_state=0, n_jobs=1), *_ptb())
 
 
+def _transition(decoder):
+    return _timed(lambda: StructuredPerceptron(decoder, update="max_violation", max_iter=5,
+                                               batch_size=1, random_state=0, n_jobs=1),
+                  *_ptb())  # fmt: skip
+
+
+def arc_standard():
+    return _transition(ArcStandard(8))
+
+
+def arc_eager():
+    return _transition(ArcEager(8))
+
+
 WORKLOADS = {"perceptron": perceptron, "beam": beam, "eisner": eisner, "crf": crf,
-             "bcfw-chunk": bcfw_chunk, "bcfw-ptb": bcfw_ptb}  # fmt: skip
+             "bcfw-chunk": bcfw_chunk, "bcfw-ptb": bcfw_ptb, "arc-standard": arc_standard,
+             "arc-eager": arc_eager}  # fmt: skip
+#: The six of issue 34's target (the transition parsers' on request).
+DEFAULT = ("perceptron", "beam", "eisner", "crf", "bcfw-chunk", "bcfw-ptb")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--only", choices=list(WORKLOADS), action="append")
     args = parser.parse_args()
-    results = {name: WORKLOADS[name]() for name in (args.only or WORKLOADS)}
+    results = {name: WORKLOADS[name]() for name in (args.only or DEFAULT)}
     print(json.dumps(results))
 
 

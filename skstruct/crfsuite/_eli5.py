@@ -16,6 +16,9 @@ import warnings
 
 import numpy as np
 
+from ..inspect import explain_prediction
+from ._estimator import CRF
+
 #: What eli5 must have imported for the functions to be registered.
 ELI5 = "eli5"
 
@@ -72,8 +75,6 @@ def explain_prediction_crf(crf, doc, top=20):
     the transitions and start/stop weights around it)."""
     from eli5.base import Explanation, FeatureWeight, FeatureWeights, TargetExplanation
 
-    from ..inspect import explain_prediction
-
     model = crf._model()
     labels = crf.predict_single(doc)
     targets = []
@@ -102,8 +103,6 @@ def register():
     except ImportError as exc:
         warnings.warn(f"skstruct.crfsuite could not register with eli5: {exc}", stacklevel=2)
         return
-
-    from ._estimator import CRF
 
     explain_weights.register(CRF)(explain_weights_crf)
     explain_prediction.register(CRF)(explain_prediction_crf)
