@@ -37,11 +37,13 @@ head and the s1/s2 context) are hashed with the action as the last word.
 
 import numpy as np
 
-from ._config import njit
+from ._config import ONE, njit
 from .arc_features import FORM, NONE, POS, _attr, _hash_finish, _hash_prefix, direction_distance
 from .transition import _fresh
 
-SHIFT, LEFT, RIGHT, REDUCE = 0, 1, 2, 3
+# numpy integers, not Python ints: a Python int global is typed as a literal, and
+# is_valid called with each action's literal would be compiled once per action
+SHIFT, LEFT, RIGHT, REDUCE = (np.int64(action) for action in range(4))
 N_ACTIONS = 4
 N_TEMPLATES = 52
 
@@ -112,7 +114,7 @@ def oracle(gold, n, out):
     missing = np.zeros(n + 1, dtype=np.int64)  # gold children not yet attached
     for d in range(1, n + 1):
         missing[gold[d]] += 1
-    size, b = 1, 1
+    size, b = ONE, ONE  # int64, not literals: the callees compile once
     for t in range(2 * n):
         s0 = stack[size - 1]
         if b <= n and s0 != 0 and gold[s0] == b and is_valid(LEFT, s0, b, n, heads):
@@ -234,7 +236,7 @@ def replay_features(attrs, start, n, actions, n_steps, n_features, coef, scale, 
     lc, rc = np.empty(n + 1, dtype=np.int64), np.empty(n + 1, dtype=np.int64)
     nl, nr = np.empty(n + 1, dtype=np.int64), np.empty(n + 1, dtype=np.int64)
     _fresh(n, stack, heads, lc, rc, nl, nr)
-    size, b = 1, 1
+    size, b = ONE, ONE  # int64, not literals: the callees compile once
     for t in range(n_steps):
         a = actions[t]
         state_prefixes(attrs, start, n, stack, size, b, heads, lc, rc, nl, nr, states)

@@ -17,7 +17,7 @@ valency) are hashed with the action as the last word.
 
 import numpy as np
 
-from ._config import njit
+from ._config import ONE, njit
 from .arc_features import FORM, NONE, POS, _attr, _hash_finish, _hash_prefix, direction_distance
 
 SHIFT, LEFT, RIGHT = 0, 1, 2
@@ -32,7 +32,7 @@ def oracle(gold, n, out):
     action sequence builds it)."""
     stack = np.empty(n + 2, dtype=np.int64)
     stack[0] = 0
-    size, b = 1, 1
+    size, b = ONE, ONE  # int64, not literals: the callees compile once
     missing = np.zeros(n + 1, dtype=np.int64)  # gold children not yet attached
     for d in range(1, n + 1):
         missing[gold[d]] += 1
@@ -161,7 +161,7 @@ def replay_features(attrs, start, n, actions, n_steps, n_features, coef, scale, 
     lc, rc = np.empty(n + 1, dtype=np.int64), np.empty(n + 1, dtype=np.int64)
     nl, nr = np.empty(n + 1, dtype=np.int64), np.empty(n + 1, dtype=np.int64)
     _fresh(n, stack, heads, lc, rc, nl, nr)
-    size, b = 1, 1
+    size, b = ONE, ONE  # int64, not literals: the callees compile once
     for t in range(n_steps):
         a = actions[t]
         state_prefixes(attrs, start, n, stack, size, b, lc, rc, nl, nr, states)

@@ -5,8 +5,8 @@ The systems share the state layout (a stack, the next buffer position, heads, th
 leftmost and rightmost children and the valencies of every position) and differ in
 which actions are valid, how an action changes the state and which features a state
 has. ``eager`` chooses: None for arc-standard, a boolean (``_config.TRUE``) for
-arc-eager. numba compiles a kernel once per argument type and prunes the branch a
-None-typed argument rules out, so each system's kernel holds only its own functions.
+arc-eager. The system's functions are picked by its type when numba types a kernel
+(overloads), so each system's kernel compiles only its own functions.
 
 Every sentence of ``n`` words takes ``2 n`` actions in both systems. Candidates are
 ranked by score, ties by (beam slot, action): generated in that order and selected by a
@@ -14,48 +14,99 @@ stable sort.
 """
 
 import numpy as np
+from numba.core import types
+from numba.extending import overload
 
 from . import arc_eager as _eager
 from . import transition as _standard
-from ._config import FALSE, njit
+from ._config import FALSE, ONE, njit
 from .arc_features import _hash_finish
 
+# Each helper is a stub whose numba implementation is chosen at typing time by the type
+# of ``eager`` (an overload): a kernel compiled for one system compiles only that
+# system's functions, which branch pruning on ``eager is None`` does not guarantee.
 
-@njit
+
 def _n_actions(eager):
-    if eager is None:
-        return _standard.N_ACTIONS
-    return _eager.N_ACTIONS
+    """Actions of the system (numba only)."""
 
 
-@njit
 def _n_templates(eager):
-    if eager is None:
-        return _standard.N_TEMPLATES
-    return _eager.N_TEMPLATES
+    """Feature templates of the system (numba only)."""
 
 
-@njit
 def _is_valid(eager, action, stack, size, b, n, heads):
-    if eager is None:
-        s1 = stack[size - 2] if size >= 2 else -1
-        return _standard.is_valid(action, size, s1, b, n)
-    return _eager.is_valid(action, stack[size - 1], b, n, heads)
+    """Whether ``action`` applies to the state (numba only)."""
 
 
-@njit
 def _state_prefixes(eager, attrs, start, n, stack, size, b, heads, lc, rc, nl, nr, out):
-    if eager is None:
-        _standard.state_prefixes(attrs, start, n, stack, size, b, lc, rc, nl, nr, out)
-    else:
+    """The state's template hashes into ``out`` (numba only)."""
+
+
+def _apply(eager, action, stack, size, b, heads, lc, rc, nl, nr):
+    """Apply ``action``; the new (stack size, buffer position) (numba only)."""
+
+
+def _standard_system(eager):
+    return isinstance(eager, (types.NoneType, types.Omitted))
+
+
+@overload(_n_actions)
+def _n_actions_impl(eager):
+    count = _standard.N_ACTIONS if _standard_system(eager) else _eager.N_ACTIONS
+    return lambda eager: count
+
+
+@overload(_n_templates)
+def _n_templates_impl(eager):
+    count = _standard.N_TEMPLATES if _standard_system(eager) else _eager.N_TEMPLATES
+    return lambda eager: count
+
+
+@overload(_is_valid)
+def _is_valid_impl(eager, action, stack, size, b, n, heads):
+    if _standard_system(eager):
+
+        def standard(eager, action, stack, size, b, n, heads):
+            s1 = stack[size - 2] if size >= 2 else -1
+            return _standard.is_valid(action, size, s1, b, n)
+
+        return standard
+
+    def arc_eager(eager, action, stack, size, b, n, heads):
+        return _eager.is_valid(action, stack[size - 1], b, n, heads)
+
+    return arc_eager
+
+
+@overload(_state_prefixes)
+def _state_prefixes_impl(eager, attrs, start, n, stack, size, b, heads, lc, rc, nl, nr, out):
+    if _standard_system(eager):
+
+        def standard(eager, attrs, start, n, stack, size, b, heads, lc, rc, nl, nr, out):
+            _standard.state_prefixes(attrs, start, n, stack, size, b, lc, rc, nl, nr, out)
+
+        return standard
+
+    def arc_eager(eager, attrs, start, n, stack, size, b, heads, lc, rc, nl, nr, out):
         _eager.state_prefixes(attrs, start, n, stack, size, b, heads, lc, rc, nl, nr, out)
 
+    return arc_eager
 
-@njit
-def _apply(eager, action, stack, size, b, heads, lc, rc, nl, nr):
-    if eager is None:
-        return _standard._apply(action, stack, size, b, heads, lc, rc, nl, nr)
-    return _eager._apply(action, stack, size, b, heads, lc, rc, nl, nr)
+
+@overload(_apply)
+def _apply_impl(eager, action, stack, size, b, heads, lc, rc, nl, nr):
+    if _standard_system(eager):
+
+        def standard(eager, action, stack, size, b, heads, lc, rc, nl, nr):
+            return _standard._apply(action, stack, size, b, heads, lc, rc, nl, nr)
+
+        return standard
+
+    def arc_eager(eager, action, stack, size, b, heads, lc, rc, nl, nr):
+        return _eager._apply(action, stack, size, b, heads, lc, rc, nl, nr)
+
+    return arc_eager
 
 
 @njit
@@ -100,7 +151,7 @@ def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, trac
     g_lc, g_rc = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
     g_nl, g_nr = np.zeros(n + 1, dtype=np.int64), np.zeros(n + 1, dtype=np.int64)
     _standard._fresh(n, g_stack, g_heads, g_lc, g_rc, g_nl, g_nr)
-    g_size, g_b, g_total = 1, 1, 0.0
+    g_size, g_b, g_total = ONE, ONE, 0.0  # int64, not literals: one signature each
     states = np.empty(n_templates, dtype=np.uint64)
     cand_score = np.empty(K * n_actions)
     cand_item = np.empty(K * n_actions, dtype=np.int64)

@@ -209,3 +209,21 @@ def test_predict_batch_is_beam_search_sentence_by_sentence(seed, beam_size):
     for i, m in enumerate(lengths):
         heads = beam_search(attrs, offsets[i], m, coef, 1009, beam_size, no_gold, False)
         assert out[offsets[i] : offsets[i + 1]].tolist() == heads[0][1:].tolist()
+
+
+def test_a_fit_compiles_one_signature_per_helper_and_nothing_of_arc_standard():
+    """Action constants and state counters reach the helpers as int64, not literals
+    (one copy each), and the beam search compiled for arc-eager picks its functions by
+    type: arc-standard's are not compiled with it. (Kernels loaded from numba's disk
+    cache list no signatures: the check bites where the cache is cold, as in CI.)"""
+    from skstruct import ArcEager, StructuredPerceptron
+    from skstruct.compilation import _tree_data
+
+    X, labelled = _tree_data(6)
+    heads = [[head for head, _ in sentence] for sentence in labelled]
+    StructuredPerceptron(ArcEager(2), update="max_violation", max_iter=1).fit(X, heads)
+    for kernel in (arc_eager.is_valid, arc_eager._apply, arc_eager.state_prefixes):
+        assert not [s for s in map(str, kernel.signatures) if "Literal" in s], kernel.__name__
+    standard_before = len(transition.is_valid.signatures)
+    StructuredPerceptron(ArcEager(2), update="max_violation", max_iter=1).fit(X, heads)
+    assert len(transition.is_valid.signatures) == standard_before
