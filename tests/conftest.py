@@ -32,6 +32,7 @@ from skstruct.datasets import (
     fetch_conll2002,
     fetch_conll2007,
     fetch_ptb_sample,
+    fetch_treebank,
 )
 from skstruct.datasets._home import DATA_ENV_VAR, default_data_home
 from skstruct.datasets._sources import FETCHERS, FILES
@@ -50,6 +51,7 @@ _FETCH = {
     "conll2000": lambda subset, home: fetch_conll2000(subset, data_home=home),
     "conll2002-es": lambda subset, home: fetch_conll2002("es", subset, data_home=home),
     "ptb-sample": lambda subset, home: fetch_ptb_sample(subset, data_home=home),
+    "treebank": lambda subset, home: fetch_treebank(subset, data_home=home),
     "conll2007-es": lambda subset, home: fetch_conll2007("es", subset, data_home=home),
     "brown": lambda subset, home: fetch_brown(data_home=home),
 }

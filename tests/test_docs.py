@@ -32,6 +32,7 @@ DOCUMENTED_MODULES = [
     "skstruct.plot",
     "skstruct.structures",
     "skstruct.tasks",
+    "skstruct.trees",
     "skstruct.updates",
 ]
 

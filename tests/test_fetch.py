@@ -18,6 +18,7 @@ from skstruct.datasets import (
     fetch_conll2002,
     fetch_conll2007,
     fetch_ptb_sample,
+    fetch_treebank,
 )
 from tests import conftest
 
@@ -112,6 +113,35 @@ def test_fetch_ptb_sample_writes_all_three_subsets(isolated, tmp_path, http_serv
     bunch = fetch_ptb_sample("test", data_home=tmp_path / "dl")
     assert bunch.target == [[0]] and bunch.data[0][0]["xpos"] == "VB"
     assert "Penn Treebank" in bunch.DESCR
+
+
+def test_fetch_treebank_splits_the_nltk_package(isolated, tmp_path, http_server, monkeypatch):
+    members = {
+        "treebank/combined/wsj_0001.mrg": "\n( (S (NP-SBJ (NNP Pierre)) (VP (VBZ is)) (. .)) )\n",
+        "treebank/combined/wsj_0002.mrg": "( (S (NP (-NONE- *)) (VP (VB go))) )\n",
+        "treebank/combined/wsj_0160.mrg": "( (S (NNP Haag)) )\n",
+        "treebank/combined/wsj_0180.mrg": "( (S (VB Go)) )\n",
+        "treebank/combined/wsj_0200.mrg": "( (S (IN Outside)) )\n",  # past the sample's files
+        "treebank/README": "not a tree file\n",
+    }
+    use_url(monkeypatch, "treebank", serve_zip(http_server, "treebank.zip", members))
+
+    X, trees = fetch_treebank("train", data_home=tmp_path / "dl", return_X_y=True)
+
+    assert [t.leaves() for t in trees] == [["Pierre", "is", "."], ["*", "go"]]
+    assert X == [
+        [
+            {"form": "Pierre", "xpos": "NNP"},
+            {"form": "is", "xpos": "VBZ"},
+            {"form": ".", "xpos": "."},
+        ],
+        [{"form": "go", "xpos": "VB"}],
+    ]
+    folder = tmp_path / "dl" / "treebank"
+    assert listing(folder) == ["dev.mrg", "test.mrg", "train.mrg"]
+    assert [t.leaves() for t in fetch_treebank("test", data_home=tmp_path / "dl").target] == [
+        ["Go"]
+    ]
 
 
 def test_fetch_conll2007_copies_spanish_and_converts_basque(

@@ -15,8 +15,9 @@ from ._conll import load_conll
 from ._conllu import load_conllu, write_conllu
 from ._errors import ConllFormatError
 from ._fetch import fetch_conll2000, fetch_conll2002
-from ._fetch_nltk import fetch_brown, fetch_conll2007, fetch_ptb_sample
+from ._fetch_nltk import fetch_brown, fetch_conll2007, fetch_ptb_sample, fetch_treebank
 from ._home import get_data_home
+from ._ptb import load_ptb, tagged_words, write_ptb
 from ._synthetic import make_candidate_data, make_chain_data, make_hmm_sequences
 
 __all__ = [
@@ -26,11 +27,15 @@ __all__ = [
     "fetch_conll2002",
     "fetch_conll2007",
     "fetch_ptb_sample",
+    "fetch_treebank",
     "get_data_home",
     "load_conll",
     "load_conllu",
+    "load_ptb",
     "make_candidate_data",
     "make_chain_data",
     "make_hmm_sequences",
+    "tagged_words",
     "write_conllu",
+    "write_ptb",
 ]

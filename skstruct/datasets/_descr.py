@@ -146,12 +146,30 @@ Licence: Creative Commons Attribution-NonCommercial-NoDerivativeWorks.
 """
 
 #: DESCR text per dataset folder.
+_TREEBANK = """Penn Treebank sample, constituency trees
+--------------------------------------
+
+NLTK's sample of the Wall Street Journal part of the Penn Treebank (files wsj_0001 to
+wsj_0199, the text of the dependency PTB sample), as bracketed trees with function
+tags, indices, traces and ``-NONE-`` empty elements, and the unlabelled outer
+brackets ``( (S ...) )``.
+
+    :Split: train wsj_0001-0159, dev wsj_0160-0179, test wsj_0180-0199
+    :Trees: 3,396 / 273 / 245
+    :Data: per sentence its words with their tags (``form``, ``xpos``), empty elements
+        left out
+    :Target: the trees (:class:`skstruct.trees.Tree`)
+
+The sample is for non-commercial research use (see NLTK's README of the package).
+"""
+
 DESCR = {
     "conll2000": _CONLL2000,
     "conll2002-es": _CONLL2002.format(language="Spanish"),
     "conll2002-nl": _CONLL2002.format(language="Dutch"),
     "brown": _BROWN,
     "ptb-sample": _PTB_SAMPLE,
+    "treebank": _TREEBANK,
     "conll2007-es": _CONLL2007.format(
         language="Spanish", counts="    :Sentences: 2,949 (train), 562 (test)\n"
     ),

@@ -7,9 +7,10 @@ from ._conllu import load_conllu
 from ._descr import DESCR
 from ._download import fetch_file
 from ._fetch import _check_choice
+from ._ptb import load_ptb, tagged_words
 from ._sources import FILES
 
-__all__ = ["fetch_brown", "fetch_conll2007", "fetch_ptb_sample"]
+__all__ = ["fetch_brown", "fetch_conll2007", "fetch_ptb_sample", "fetch_treebank"]
 
 _CONLL2007_LANGUAGES = ("es", "eu")
 
@@ -269,3 +270,53 @@ def fetch_conll2007(
     if return_X_y:
         return X, y
     return Bunch(data=X, target=y, filename=str(path), DESCR=DESCR[folder])
+
+
+def fetch_treebank(subset="train", *, data_home=None, download_if_missing=True, return_X_y=False):
+    """Load the constituency trees of the Penn Treebank sample (download them if
+    necessary).
+
+    The file ``treebank/{subset}.mrg`` is looked for in ``data_home``, then in
+    ``$SKSTRUCT_DATA``, then in ``~/skstruct_data``. When it is in none of them and
+    ``download_if_missing`` is True, NLTK's ``treebank`` data package is downloaded
+    from ``URLS["treebank"][subset]`` and its files ``treebank/combined/wsj_*.mrg``
+    are split into the three files (by file number, as :func:`fetch_ptb_sample`
+    splits the same text) under :func:`get_data_home(data_home) <get_data_home>`,
+    atomically.
+
+    ===================  ==========================================
+    Files                train wsj_0001-0159, dev 0160-0179,
+                         test 0180-0199
+    Trees                3,396 / 273 / 245
+    Data                 words with their tags (``form``, ``xpos``)
+    Target               trees, as read (function tags, empty elements)
+    ===================  ==========================================
+
+    Parameters
+    ----------
+    subset : {"train", "dev", "test"}, default="train"
+    data_home : str or path-like, default=None
+    download_if_missing : bool, default=True
+    return_X_y : bool, default=False
+        If True, return ``(data, target)`` instead of a Bunch.
+
+    Returns
+    -------
+    data : :class:`~sklearn.utils.Bunch`
+        ``data``: per tree, its words as token dicts ``{"form", "xpos"}`` (empty
+        elements left out); ``target``: the :class:`~skstruct.trees.Tree` objects;
+        ``filename``; ``DESCR``.
+
+    Examples
+    --------
+    >>> from skstruct.datasets import fetch_treebank
+    >>> X, trees = fetch_treebank("test", return_X_y=True)  # doctest: +SKIP
+    >>> len(trees), X[0][0]  # doctest: +SKIP
+    (245, {'form': 'Genetics', 'xpos': 'NNP'})
+    """
+    _check_choice(subset, tuple(FILES["treebank"]), "subset")
+    path, trees = fetch_file("treebank", subset, data_home, download_if_missing, load_ptb)
+    X = [tagged_words(tree) for tree in trees]
+    if return_X_y:
+        return X, trees
+    return Bunch(data=X, target=trees, filename=str(path), DESCR=DESCR["treebank"])

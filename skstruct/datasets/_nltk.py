@@ -13,6 +13,7 @@ __all__ = ["decode", "extract"]
 # Dependency treebank files wsj_0001-0199: train, dev and test by file number.
 _PTB_SPLITS = (("train", 1, 159), ("dev", 160, 179), ("test", 180, 199))
 _WSJ_MEMBER = re.compile(r"dependency_treebank/wsj_(\d{4})\.dp")
+_MRG_MEMBER = re.compile(r"treebank/combined/wsj_(\d{4})\.mrg")
 # Brown files: category letter a-r, two digits (README, CONTENTS, cats.txt are not text).
 _BROWN_MEMBER = re.compile(r"brown/c[a-r]\d\d")
 
@@ -39,6 +40,8 @@ def extract(folder, archive):
         return {"brown.tsv": _brown(archive)}
     if folder == "ptb-sample":
         return _ptb_sample(archive)
+    if folder == "treebank":
+        return _treebank(archive)
     if folder == "conll2000":
         return {name: _read(archive, f"conll2000/{name}") for name in ("train.txt", "test.txt")}
     language = folder.rpartition("-")[2]
@@ -94,8 +97,7 @@ def _ptb_sample(archive):
     """
     out = {f"{subset}.conllu": [] for subset, _, _ in _PTB_SPLITS}
     for member in _members(archive, _WSJ_MEMBER):
-        number = int(_WSJ_MEMBER.fullmatch(member).group(1))
-        subset = next((s for s, first, last in _PTB_SPLITS if first <= number <= last), None)
+        subset = _split_of(int(_WSJ_MEMBER.fullmatch(member).group(1)))
         if subset is None:
             continue
         for block in _blocks(_read(archive, member)):
@@ -110,6 +112,22 @@ def _ptb_sample(archive):
                 rows.append(f"{i}\t{word}\t_\t_\t{tag}\t_\t{head}\t_\t_\t_\n")
             out[f"{subset}.conllu"].append("".join(rows) + "\n")
     return {name: "".join(sentences) for name, sentences in out.items()}
+
+
+def _split_of(number):
+    return next((s for s, first, last in _PTB_SPLITS if first <= number <= last), None)
+
+
+def _treebank(archive):
+    """The three bracketed files of the treebank sample from NLTK's ``treebank``
+    package (``treebank/combined/wsj_*.mrg``, split by file number as the PTB sample
+    is): each file's trees as they are, the files one after the other."""
+    out = {f"{subset}.mrg": [] for subset, _, _ in _PTB_SPLITS}
+    for member in _members(archive, _MRG_MEMBER):
+        subset = _split_of(int(_MRG_MEMBER.fullmatch(member).group(1)))
+        if subset is not None:
+            out[f"{subset}.mrg"].append(_read(archive, member).strip("\n") + "\n")
+    return {name: "\n".join(texts) for name, texts in out.items()}
 
 
 def _brown(archive):

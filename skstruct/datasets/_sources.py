@@ -15,6 +15,7 @@ FILES = {
         for language in ("es", "nl")
     },
     "ptb-sample": {subset: f"{subset}.conllu" for subset in ("train", "dev", "test")},
+    "treebank": {subset: f"{subset}.mrg" for subset in ("train", "dev", "test")},
     **{
         f"conll2007-{language}": {subset: f"{subset}.conll" for subset in ("train", "test")}
         for language in ("es", "eu")
@@ -46,6 +47,7 @@ URLS = {
         for language, prefix in (("es", "esp"), ("nl", "ned"))
     },
     "ptb-sample": {subset: f"{NLTK_URL}dependency_treebank.zip" for subset in FILES["ptb-sample"]},
+    "treebank": {subset: f"{NLTK_URL}treebank.zip" for subset in FILES["treebank"]},
     **{
         f"conll2007-{language}": {
             subset: f"{NLTK_URL}conll2007.zip" for subset in ("train", "test")
@@ -61,6 +63,7 @@ FETCHERS = {
     "conll2002-es": 'fetch_conll2002("es")',
     "conll2002-nl": 'fetch_conll2002("nl")',
     "ptb-sample": "fetch_ptb_sample()",
+    "treebank": "fetch_treebank()",
     "conll2007-es": 'fetch_conll2007("es")',
     "conll2007-eu": 'fetch_conll2007("eu")',
     "brown": "fetch_brown()",

@@ -14,6 +14,8 @@ Inputs are always lists of label sequences, one per sentence:
 * Reranking (chosen candidate indices against gold indices or losses):
   :func:`top1_accuracy`, :func:`mean_candidate_loss`, and their scorers
   :data:`top1_scorer`, :data:`mean_candidate_loss_scorer`.
+* Constituency trees: :func:`evalb` (EVALB's bracket recall, precision and F1 with
+  COLLINS.prm, complete match, tagging accuracy), :func:`bracket_f1_score`.
 * Calibration of token marginals: :func:`expected_calibration_error`,
   :func:`reliability_bins`.
 * Scorers for model selection: :data:`token_accuracy_scorer`,
@@ -31,6 +33,7 @@ from ._attachment import (
 )
 from ._calibration import expected_calibration_error, reliability_bins
 from ._candidates import mean_candidate_loss, top1_accuracy
+from ._evalb import EvalbScores, bracket_f1_score, evalb
 from ._scorers import (
     SCORERS,
     mean_candidate_loss_scorer,
@@ -50,8 +53,11 @@ from ._token import flat_classification_report, sequence_accuracy, token_accurac
 __all__ = [
     "PTB_PUNCTUATION_TAGS",
     "SCORERS",
+    "EvalbScores",
     "UnsupportedScorerError",
     "attachment_scores",
+    "bracket_f1_score",
+    "evalb",
     "expected_calibration_error",
     "extract_spans",
     "flat_classification_report",
