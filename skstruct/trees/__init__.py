@@ -1,7 +1,8 @@
 """Constituency trees: the :class:`Tree` type (read from and written to Penn Treebank
 brackets) and the reversible transforms a grammar is learnt on."""
 
+from ._grammar import Grammar
 from ._transforms import ROOT, TreeTransform, normalize
 from ._tree import Tree
 
-__all__ = ["ROOT", "Tree", "TreeTransform", "normalize"]
+__all__ = ["ROOT", "Grammar", "Tree", "TreeTransform", "normalize"]

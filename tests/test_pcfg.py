@@ -1,0 +1,119 @@
+"""CKY (skstruct._kernels.cky) against enumeration of every tree of small grammars, the
+treebank grammar (Grammar), and the PCFG baseline."""
+
+import itertools
+
+import numpy as np
+import pytest
+
+from skstruct._kernels import cky
+from skstruct.learners.pcfg import PCFG
+from skstruct.trees import ROOT, Grammar, Tree, TreeTransform
+
+
+def _all_trees(grammar, scores, tags, i, j, unary_allowed):
+    """``[(score, tree)]`` of every tree over tags ``i..j-1`` per top symbol: a dict."""
+    binary, unary, _ = scores
+    out = {}
+    if j - i == 1:
+        out.setdefault(grammar.index[tags[i]], []).append((0.0, ("tag", i)))
+    else:
+        for k in range(i + 1, j):
+            lefts = _all_trees(grammar, scores, tags, i, k, True)
+            rights = _all_trees(grammar, scores, tags, k, j, True)
+            for r, (a, b, c) in enumerate(grammar.binary.tolist()):
+                for (sl, tl), (sr, tr) in itertools.product(lefts.get(b, []), rights.get(c, [])):
+                    out.setdefault(a, []).append((sl + sr + binary[r], ("bin", a, tl, tr)))
+    if unary_allowed:
+        base = {a: list(v) for a, v in out.items()}
+        for u, (a, b) in enumerate(grammar.unary.tolist()):
+            for s, t in base.get(b, []):
+                out.setdefault(a, []).append((s + unary[u], ("un", a, t)))
+    return out
+
+
+def _random_grammar(seed):
+    rng = np.random.default_rng(seed)
+    phrases, tags = ["S", "NP", "VP", "X"], ["a", "b"]
+    symbols = phrases + tags
+    binary = {(a, b, c): 1 for a in phrases for b in symbols for c in symbols if rng.random() < 0.3}
+    unary = {(a, b): 1 for a in phrases for b in symbols if a != b and rng.random() < 0.2}
+    root = dict.fromkeys([p for p in phrases if rng.random() < 0.7] or ["S"], 1)
+    grammar = Grammar(binary, unary, root, tags)
+    root_scores = np.where(grammar.root_counts > 0, rng.normal(size=grammar.n_symbols), -np.inf)
+    scores = (
+        rng.normal(size=len(grammar.binary)),
+        rng.normal(size=len(grammar.unary)),
+        root_scores,
+    )
+    return grammar, scores, rng
+
+
+@pytest.mark.parametrize("seed", range(12))
+def test_cky_finds_the_best_of_every_tree(seed):
+    grammar, scores, rng = _random_grammar(seed)
+    binary, unary, root = scores
+    for n in (1, 2, 3, 4):
+        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
+        ids = np.array([grammar.index[t] for t in tags], dtype=np.int64)
+        best, top, split, rule, urule = cky.viterbi(
+            ids, grammar.n_symbols, grammar.binary, binary, grammar.left_start, grammar.unary,
+            unary, root,
+        )  # fmt: skip
+        every = _all_trees(grammar, scores, tags, 0, n, True)
+        candidates = [s + root[a] for a, trees in every.items() for s, _ in trees
+                      if root[a] > -np.inf]  # fmt: skip
+        if not candidates:
+            assert top == -1 and best == -np.inf
+            continue
+        assert best == pytest.approx(max(candidates), abs=1e-9)
+        tree = grammar.tree([f"w{i}" for i in range(n)], tags, top, split, rule, urule)
+        assert tree.label() == ROOT and [t for _, t in tree.pos()] == tags
+        assert _score(grammar, scores, tree) == pytest.approx(best, abs=1e-9)
+
+
+def _score(grammar, scores, tree):
+    """The score of a binarised tree under the rule scores (its root rule included)."""
+    binary, unary, root = scores
+    rules_b = {tuple(r): k for k, r in enumerate(grammar.binary.tolist())}
+    rules_u = {tuple(r): k for k, r in enumerate(grammar.unary.tolist())}
+    ix = grammar.index
+
+    def walk(node):
+        if node.is_preterminal():
+            return 0.0
+        if len(node) == 2:
+            key = (ix[node.label()], ix[node[0].label()], ix[node[1].label()])
+            return binary[rules_b[key]] + walk(node[0]) + walk(node[1])
+        return unary[rules_u[(ix[node.label()], ix[node[0].label()])]] + walk(node[0])
+
+    top = tree[0] if len(tree) == 1 else tree
+    return root[ix[top.label()]] + walk(top)
+
+
+def test_grammar_counts_the_rules_of_binarised_trees():
+    trees = [Tree.fromstring("( (S (NP (DT the) (NN dog)) (VP (VBZ barks))) )")] * 2
+    grammar = Grammar.count(TreeTransform(vertical=1).fit_transform(trees))
+    rules = {tuple(grammar.symbols[x] for x in r): c
+             for r, c in zip(grammar.binary.tolist(), grammar.binary_counts)}  # fmt: skip
+    assert rules == {("S", "NP", "VP"): 2, ("NP", "DT", "NN"): 2}
+    unaries = {tuple(grammar.symbols[x] for x in r) for r in grammar.unary.tolist()}
+    assert unaries == {("VP", "VBZ")}
+    binary, unary, root = grammar.log_probabilities()
+    assert np.allclose(binary, 0.0) and np.allclose(unary, 0.0)
+    assert root[grammar.index["S"]] == 0.0 and grammar.tags == {"DT", "NN", "VBZ"}
+
+
+def test_the_pcfg_parses_what_it_was_trained_on():
+    trees = [
+        Tree.fromstring("( (S (NP (DT the) (NN dog)) (VP (VBZ barks))) )"),
+        Tree.fromstring("( (S (NP (PRP it)) (VP (VBZ sees) (NP (DT the) (NN cat)))) )"),
+    ]
+    X = [[{"form": w, "xpos": t} for w, t in tree.pos()] for tree in trees]
+    model = PCFG().fit(X, trees)
+    assert model.predict(X) == trees and model.n_unparsed_ == 0
+    assert model.score(X, trees) == 1.0
+    with pytest.raises(ValueError, match="Example 0: tag 'JJ' was never seen"):
+        model.predict([[{"form": "big", "xpos": "JJ"}]])
+    with pytest.raises(ValueError, match="Example 0: the words of X\\[0\\]"):
+        PCFG().fit(X, trees[::-1])
