@@ -109,13 +109,24 @@ def _apply_impl(eager, action, stack, size, b, heads, lc, rc, nl, nr):
     return arc_eager
 
 
-@njit
-def _score(states, n_templates, action, coef, n_features):
-    """The score of ``action`` in the state whose template hashes are ``states``."""
-    total = 0.0
-    for j in range(n_templates):
-        total += coef[_hash_finish(states[j], action, n_features)]
-    return total
+def _score(eager, states, action, coef, n_features):
+    """The score of ``action`` in the state whose template hashes are ``states`` (numba
+    only)."""
+
+
+@overload(_score)
+def _score_impl(eager, states, action, coef, n_features):
+    # the system's template count as a constant of the compiled loop, as each system's
+    # own scoring loop had it
+    count = _standard.N_TEMPLATES if _standard_system(eager) else _eager.N_TEMPLATES
+
+    def score(eager, states, action, coef, n_features):
+        total = 0.0
+        for j in range(count):
+            total += coef[_hash_finish(states[j], action, n_features)]
+        return total
+
+    return score
 
 
 @njit
@@ -164,8 +175,7 @@ def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, trac
                             nls[k], nrs[k], states)  # fmt: skip
             for a in range(n_actions):
                 if _is_valid(eager, a, stacks[k], size, b, n, heads[k]):
-                    cand_score[n_cand] = scores[k] + _score(states, n_templates, a, coef,
-                                                            n_features)  # fmt: skip
+                    cand_score[n_cand] = scores[k] + _score(eager, states, a, coef, n_features)
                     cand_item[n_cand], cand_action[n_cand] = k, a
                     n_cand += 1
         # stable selection of the K best (candidates are generated in (item, action) order)
@@ -196,7 +206,7 @@ def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, trac
             g_a = gold_actions[t]
             _state_prefixes(eager, attrs, start, n, g_stack, g_size, g_b, g_heads, g_lc, g_rc,
                             g_nl, g_nr, states)  # fmt: skip
-            g_total += _score(states, n_templates, g_a, coef, n_features)
+            g_total += _score(eager, states, g_a, coef, n_features)
             g_size, g_b = _apply(eager, g_a, g_stack, g_size, g_b, g_heads, g_lc, g_rc, g_nl,
                                  g_nr)  # fmt: skip
             gold_score[t] = g_total
