@@ -43,7 +43,8 @@ def main():
     print(
         f"\ntest, PCFG h={horizontal} v={vertical}: EVALB F1 {everything.f1:.2f} (P "
         f"{everything.precision:.2f}, R {everything.recall:.2f}), <= 40 words {short.f1:.2f}, "
-        f"complete match {everything.complete_match:.2f}, tagging {everything.tagging_accuracy:.2f}; "
+        f"complete match {everything.complete_match:.2f}, tagging "
+        f"{everything.tagging_accuracy:.2f}; "
         f"{model.n_unparsed_} parsed flat; fit {fit:.1f} s, 245 sentences parsed in {parse:.1f} s"
     )
 
