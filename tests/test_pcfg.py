@@ -5,6 +5,7 @@ import itertools
 
 import numpy as np
 import pytest
+from scipy.special import logsumexp
 
 from skstruct._kernels import cky
 from skstruct.learners.pcfg import PCFG
@@ -117,3 +118,55 @@ def test_the_pcfg_parses_what_it_was_trained_on():
         model.predict([[{"form": "big", "xpos": "JJ"}]])
     with pytest.raises(ValueError, match="Example 0: the words of X\\[0\\]"):
         PCFG().fit(X, trees[::-1])
+
+
+def _rule_counts(grammar, tags, weighted_trees):
+    """Expected counts of every binary, unary and root rule under ``weighted_trees``
+    (``(weight, top symbol, tree)`` as :func:`_all_trees` builds trees)."""
+    rules_b = {tuple(r): k for k, r in enumerate(grammar.binary.tolist())}
+    rules_u = {tuple(r): k for k, r in enumerate(grammar.unary.tolist())}
+    counts_b, counts_u = np.zeros(len(rules_b)), np.zeros(len(rules_u))
+    counts_r = np.zeros(grammar.n_symbols)
+
+    def top(node):
+        return grammar.index[tags[node[1]]] if node[0] == "tag" else node[1]
+
+    def count(node, weight):
+        if node[0] == "bin":
+            _, a, left, right = node
+            counts_b[rules_b[(a, top(left), top(right))]] += weight
+            count(left, weight)
+            count(right, weight)
+        elif node[0] == "un":
+            _, a, below = node
+            counts_u[rules_u[(a, top(below))]] += weight
+            count(below, weight)
+
+    for weight, a, tree in weighted_trees:
+        counts_r[a] += weight
+        count(tree, weight)
+    return counts_b, counts_u, counts_r
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_inside_outside_equals_sums_over_every_tree(seed):
+    grammar, scores, rng = _random_grammar(seed)
+    binary, unary, root = scores
+    for n in (1, 2, 3, 4):
+        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
+        ids = np.array([grammar.index[t] for t in tags], dtype=np.int64)
+        log_z, *counts = cky.inside_outside(
+            ids, grammar.n_symbols, grammar.binary, binary, grammar.left_start, grammar.unary,
+            unary, root,
+        )  # fmt: skip
+        every = _all_trees(grammar, scores, tags, 0, n, True)
+        trees = [(s + root[a], a, t) for a, ts in every.items() for s, t in ts if root[a] > -np.inf]
+        if not trees:
+            assert log_z == -np.inf and not counts[0].any()
+            continue
+        logits = np.array([s for s, _, _ in trees])
+        assert log_z == pytest.approx(logsumexp(logits), abs=1e-9)
+        p = np.exp(logits - logsumexp(logits))
+        want = _rule_counts(grammar, tags, [(w, a, t) for w, (_, a, t) in zip(p, trees)])
+        for got, expected in zip(counts, want):
+            np.testing.assert_allclose(got, expected, atol=1e-9)

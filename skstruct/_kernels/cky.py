@@ -8,6 +8,10 @@ rows of each left child; ``unary`` (U, 2) rules ``A -> B``; ``root`` (n_symbols,
 score of ``ROOT -> A`` (``-inf`` where there is no such rule). Scores are additive
 (log-probabilities for a PCFG, ``w . phi`` for a discriminative model).
 
+``viterbi`` finds the best tree, ``inside_outside`` sums over all of them (log Z and
+every rule's expected count: what a CRF's gradient, EG's marginals and pruning by
+posteriors need).
+
 Charts: ``inner[i, j, A]`` the best score of ``A`` over words ``i..j-1`` built by a
 binary rule (or ``A`` the tag of a one-word span), ``outer[i, j, A]`` the best with an
 optional unary rule on top; backpointers say which rule and split.
@@ -75,3 +79,100 @@ def _unaries(inner, outer, urule, i, j, unary, unary_score):
         if total > outer[i, j, unary[u, 0]]:
             outer[i, j, unary[u, 0]] = total
             urule[i, j, unary[u, 0]] = u
+
+
+@njit
+def _logaddexp(a, b):
+    if a == NEG:
+        return b
+    if b == NEG:
+        return a
+    if a > b:
+        return a + np.log1p(np.exp(b - a))
+    return b + np.log1p(np.exp(a - b))
+
+
+@njit
+def inside_outside(tags, n_symbols, binary, binary_score, left_start, unary, unary_score,
+                   root):  # fmt: skip
+    """``log Z`` of the trees of ``viterbi``'s model (scores as log-potentials) and the
+    expected count of every rule under ``p(tree) ∝ exp(score)``: ``(log Z,
+    binary (R,), unary (U,), root (n_symbols,))``. ``log Z`` is ``-inf`` (and the
+    counts 0) where no tree spans the sentence."""
+    n = tags.shape[0]
+    inner = np.full((n + 1, n + 1, n_symbols), NEG)  # built by a binary rule (or a tag)
+    outer = np.full((n + 1, n + 1, n_symbols), NEG)  # with an optional unary on top
+    for i in range(n):
+        inner[i, i + 1, tags[i]] = 0.0
+        _sum_unaries(inner, outer, i, i + 1, unary, unary_score)
+    for length in range(2, n + 1):
+        for i in range(n - length + 1):
+            j = i + length
+            for k in range(i + 1, j):
+                for b in range(n_symbols):
+                    left = outer[i, k, b]
+                    if left == NEG:
+                        continue
+                    for r in range(left_start[b], left_start[b + 1]):
+                        right = outer[k, j, binary[r, 2]]
+                        if right != NEG:
+                            a = binary[r, 0]
+                            inner[i, j, a] = _logaddexp(
+                                inner[i, j, a], left + right + binary_score[r]
+                            )
+            _sum_unaries(inner, outer, i, j, unary, unary_score)
+    log_z = NEG
+    for a in range(n_symbols):
+        log_z = _logaddexp(log_z, outer[0, n, a] + root[a])
+    binary_count = np.zeros(binary.shape[0])
+    unary_count = np.zeros(unary.shape[0])
+    root_count = np.zeros(n_symbols)
+    if log_z == NEG:
+        return log_z, binary_count, unary_count, root_count
+    # outside scores: above_outer[i, j, A] of A with its optional unary, above_inner of
+    # A as built by a binary rule (with the unary over it, if any, outside)
+    above_outer = np.full((n + 1, n + 1, n_symbols), NEG)
+    above_inner = np.full((n + 1, n + 1, n_symbols), NEG)
+    for a in range(n_symbols):
+        above_outer[0, n, a] = root[a]
+        root_count[a] = np.exp(root[a] + outer[0, n, a] - log_z) if outer[0, n, a] != NEG else 0.0
+    for length in range(n, 0, -1):
+        for i in range(n - length + 1):
+            j = i + length
+            for a in range(n_symbols):
+                above_inner[i, j, a] = above_outer[i, j, a]
+            for u in range(unary.shape[0]):
+                a, b = unary[u, 0], unary[u, 1]
+                if above_outer[i, j, a] == NEG or inner[i, j, b] == NEG:
+                    continue
+                through = above_outer[i, j, a] + unary_score[u]
+                above_inner[i, j, b] = _logaddexp(above_inner[i, j, b], through)
+                unary_count[u] += np.exp(through + inner[i, j, b] - log_z)
+            for k in range(i + 1, j):
+                for b in range(n_symbols):
+                    left = outer[i, k, b]
+                    if left == NEG:
+                        continue
+                    for r in range(left_start[b], left_start[b + 1]):
+                        c = binary[r, 2]
+                        right = outer[k, j, c]
+                        top = above_inner[i, j, binary[r, 0]]
+                        if right == NEG or top == NEG:
+                            continue
+                        base = top + binary_score[r]
+                        above_outer[i, k, b] = _logaddexp(above_outer[i, k, b], base + right)
+                        above_outer[k, j, c] = _logaddexp(above_outer[k, j, c], base + left)
+                        binary_count[r] += np.exp(base + left + right - log_z)
+    return log_z, binary_count, unary_count, root_count
+
+
+@njit
+def _sum_unaries(inner, outer, i, j, unary, unary_score):
+    """``outer[i, j]``: the log-sum of ``inner[i, j]`` and of one unary rule over it."""
+    for a in range(inner.shape[2]):
+        outer[i, j, a] = inner[i, j, a]
+    for u in range(unary.shape[0]):
+        below = inner[i, j, unary[u, 1]]
+        if below != NEG:
+            a = unary[u, 0]
+            outer[i, j, a] = _logaddexp(outer[i, j, a], below + unary_score[u])
