@@ -24,6 +24,7 @@ from .decoders import (
 from .features import ArcFeatures, TokenFeatures
 from .learners import (
     AROW,
+    PCFG,
     SWVP,
     ConditionalRandomField,
     ExponentiatedGradientSSVM,
@@ -39,6 +40,7 @@ from .pipeline import PredictedTags
 
 __all__ = [
     "AROW",
+    "PCFG",
     "SWVP",
     "ArcEager",
     "ArcFeatures",

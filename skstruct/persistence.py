@@ -43,6 +43,7 @@ from .decoders import DECODERS, BestCandidate
 from .features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from .learners import (
     AROW,
+    PCFG,
     AveragedWeights,
     ConfidenceWeights,
     ExponentiatedGradientSSVM,
@@ -61,6 +62,7 @@ from .structures import (
     TransitionSystem,
 )
 from .structures.constraints import ChainConstraints
+from .trees import Grammar, TreeTransform
 from .updates import UPDATE_RULES, MixedAssignments, PassiveAggressiveUpdate
 
 __all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "register_estimator", "save"]
@@ -92,6 +94,8 @@ _ESTIMATORS = {
         AROW,
         LinearChainCRF,
         ConditionalRandomField,
+        PCFG,
+        TreeTransform,
         *DECODERS.values(),
         BestCandidate,
         TokenFeatures,
@@ -123,6 +127,7 @@ _OBJECTS = {
         ArcFactoredTree,
         TransitionSystem,
         CandidateSets,
+        Grammar,
         AveragedWeights,
         ConfidenceWeights,
     )

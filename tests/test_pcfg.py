@@ -170,3 +170,18 @@ def test_inside_outside_equals_sums_over_every_tree(seed):
         want = _rule_counts(grammar, tags, [(w, a, t) for w, (_, a, t) in zip(p, trees)])
         for got, expected in zip(counts, want):
             np.testing.assert_allclose(got, expected, atol=1e-9)
+
+
+def test_a_saved_pcfg_parses_as_it_did(tmp_path):
+    from skstruct import load, save
+
+    trees = [
+        Tree.fromstring("( (S (NP (DT the) (NN dog)) (VP (VBZ barks))) )"),
+        Tree.fromstring("( (S (NP (PRP it)) (VP (VBZ sees) (NP (DT the) (NN cat)))) )"),
+    ]
+    X = [[{"form": w, "xpos": t} for w, t in tree.pos()] for tree in trees]
+    model = PCFG(horizontal=2).fit(X, trees)
+    save(model, tmp_path / "pcfg.skstruct")
+    loaded = load(tmp_path / "pcfg.skstruct")
+    assert loaded.get_params() == model.get_params()
+    assert loaded.predict(X) == model.predict(X) == trees

@@ -6,12 +6,14 @@ from .crf import ConditionalRandomField, LinearChainCRF
 from .eg import ExponentiatedGradientSSVM
 from .mixing import ParameterMixing
 from .passive_aggressive import PassiveAggressive
+from .pcfg import PCFG
 from .perceptron import StructuredPerceptron
 from .ssvm import StructuredSVM
 from .swvp import SWVP, StructuredWeightedViolationsPerceptron
 
 __all__ = [
     "AROW",
+    "PCFG",
     "SWVP",
     "AveragedWeights",
     "BaseStructuredLearner",
