@@ -31,8 +31,8 @@ class Grammar:
     """
 
     def __init__(self, binary, unary, root, tags):
-        labels = {a for a, *_ in binary} | {x for rule in binary for x in rule}
-        labels |= {x for rule in unary for x in rule} | set(root) | set(tags) | {ROOT}
+        labels = {x for rule in [*binary, *unary] for x in rule}
+        labels |= set(root) | set(tags) | {ROOT}
         self.symbols = sorted(labels)
         self.index = {label: i for i, label in enumerate(self.symbols)}
         self.tags = set(tags)
