@@ -12,6 +12,7 @@ from . import crfsuite  # noqa: F401
 from ._version import __version__
 from .compilation import kernel_cache_dir, warmup
 from .decoders import (
+    CKY,
     ArcEager,
     ArcStandard,
     BeamSearch,
@@ -40,6 +41,7 @@ from .pipeline import PredictedTags
 
 __all__ = [
     "AROW",
+    "CKY",
     "PCFG",
     "SWVP",
     "ArcEager",

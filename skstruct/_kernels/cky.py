@@ -99,12 +99,55 @@ def inside_outside(tags, n_symbols, binary, binary_score, left_start, unary, una
     expected count of every rule under ``p(tree) ∝ exp(score)``: ``(log Z,
     binary (R,), unary (U,), root (n_symbols,))``. ``log Z`` is ``-inf`` (and the
     counts 0) where no tree spans the sentence."""
+    inner, outer, log_z = _inside(tags, n_symbols, binary, binary_score, left_start, unary,
+                                  unary_score, root, False)  # fmt: skip
+    counts = (np.zeros(binary.shape[0]), np.zeros(unary.shape[0]), np.zeros(n_symbols))
+    if log_z != NEG:
+        _outside(inner, outer, log_z, binary, binary_score, left_start, unary, unary_score,
+                 root, counts, False)  # fmt: skip
+    return log_z, counts[0], counts[1], counts[2]
+
+
+@njit
+def span_posteriors(tags, n_symbols, binary, binary_score, left_start, unary, unary_score,
+                    root, best):  # fmt: skip
+    """``post[i, j, A]``: the probability that a tree has a node labelled ``A`` over
+    words ``i..j-1`` (built by a binary rule, or by a unary rule over the span: the
+    larger of the two), all zeros where no tree spans the sentence; with ``best``
+    True, the max-marginal instead: the probability of the most probable tree with
+    that node relative to the most probable tree (1 on it; sums become maxima, far
+    cheaper). What pruning by a cheap first pass keeps or drops."""
+    inner, outer, log_z = _inside(tags, n_symbols, binary, binary_score, left_start, unary,
+                                  unary_score, root, best)  # fmt: skip
+    post = np.zeros(inner.shape)
+    if log_z == NEG:
+        return post
+    counts = (np.zeros(binary.shape[0]), np.zeros(unary.shape[0]), np.zeros(n_symbols))
+    above_inner, above_outer = _outside(inner, outer, log_z, binary, binary_score, left_start,
+                                        unary, unary_score, root, counts, best)  # fmt: skip
     n = tags.shape[0]
-    inner = np.full((n + 1, n + 1, n_symbols), NEG)  # built by a binary rule (or a tag)
-    outer = np.full((n + 1, n + 1, n_symbols), NEG)  # with an optional unary on top
+    for i in range(n):
+        for j in range(i + 1, n + 1):
+            for a in range(n_symbols):
+                built = inner[i, j, a] + above_inner[i, j, a]
+                topped = outer[i, j, a] + above_outer[i, j, a]
+                best = max(built, topped)
+                if best > NEG:
+                    post[i, j, a] = min(1.0, np.exp(best - log_z))
+    return post
+
+
+@njit
+def _inside(tags, n_symbols, binary, binary_score, left_start, unary, unary_score, root, best):
+    """The inside charts ``(inner, outer, log Z)``: ``inner[i, j, A]`` the log-sum over
+    the ways to build ``A`` over ``i..j-1`` by a binary rule (or as its tag),
+    ``outer`` with an optional unary rule on top (``best``: maxima, not sums)."""
+    n = tags.shape[0]
+    inner = np.full((n + 1, n + 1, n_symbols), NEG)
+    outer = np.full((n + 1, n + 1, n_symbols), NEG)
     for i in range(n):
         inner[i, i + 1, tags[i]] = 0.0
-        _sum_unaries(inner, outer, i, i + 1, unary, unary_score)
+        _sum_unaries(inner, outer, i, i + 1, unary, unary_score, best)
     for length in range(2, n + 1):
         for i in range(n - length + 1):
             j = i + length
@@ -117,20 +160,26 @@ def inside_outside(tags, n_symbols, binary, binary_score, left_start, unary, una
                         right = outer[k, j, binary[r, 2]]
                         if right != NEG:
                             a = binary[r, 0]
-                            inner[i, j, a] = _logaddexp(
-                                inner[i, j, a], left + right + binary_score[r]
+                            inner[i, j, a] = _plus(
+                                inner[i, j, a], left + right + binary_score[r], best
                             )
-            _sum_unaries(inner, outer, i, j, unary, unary_score)
+            _sum_unaries(inner, outer, i, j, unary, unary_score, best)
     log_z = NEG
     for a in range(n_symbols):
-        log_z = _logaddexp(log_z, outer[0, n, a] + root[a])
-    binary_count = np.zeros(binary.shape[0])
-    unary_count = np.zeros(unary.shape[0])
-    root_count = np.zeros(n_symbols)
-    if log_z == NEG:
-        return log_z, binary_count, unary_count, root_count
-    # outside scores: above_outer[i, j, A] of A with its optional unary, above_inner of
-    # A as built by a binary rule (with the unary over it, if any, outside)
+        log_z = _plus(log_z, outer[0, n, a] + root[a], best)
+    return inner, outer, log_z
+
+
+@njit
+def _outside(inner, outer, log_z, binary, binary_score, left_start, unary, unary_score, root,
+             counts, best):  # fmt: skip
+    """The outside charts ``(above_inner, above_outer)`` of the inside ones, adding
+    every rule's expected count to ``counts`` (binary, unary, root; ``best``: maxima,
+    not sums, and no counts)."""
+    binary_count, unary_count, root_count = counts
+    n, n_symbols = inner.shape[0] - 1, inner.shape[2]
+    # above_outer[i, j, A]: the outside score of A with its optional unary, above_inner
+    # of A as built by a binary rule (with the unary over it, if any, outside)
     above_outer = np.full((n + 1, n + 1, n_symbols), NEG)
     above_inner = np.full((n + 1, n + 1, n_symbols), NEG)
     for a in range(n_symbols):
@@ -146,8 +195,9 @@ def inside_outside(tags, n_symbols, binary, binary_score, left_start, unary, una
                 if above_outer[i, j, a] == NEG or inner[i, j, b] == NEG:
                     continue
                 through = above_outer[i, j, a] + unary_score[u]
-                above_inner[i, j, b] = _logaddexp(above_inner[i, j, b], through)
-                unary_count[u] += np.exp(through + inner[i, j, b] - log_z)
+                above_inner[i, j, b] = _plus(above_inner[i, j, b], through, best)
+                if not best:
+                    unary_count[u] += np.exp(through + inner[i, j, b] - log_z)
             for k in range(i + 1, j):
                 for b in range(n_symbols):
                     left = outer[i, k, b]
@@ -160,19 +210,29 @@ def inside_outside(tags, n_symbols, binary, binary_score, left_start, unary, una
                         if right == NEG or top == NEG:
                             continue
                         base = top + binary_score[r]
-                        above_outer[i, k, b] = _logaddexp(above_outer[i, k, b], base + right)
-                        above_outer[k, j, c] = _logaddexp(above_outer[k, j, c], base + left)
-                        binary_count[r] += np.exp(base + left + right - log_z)
-    return log_z, binary_count, unary_count, root_count
+                        above_outer[i, k, b] = _plus(above_outer[i, k, b], base + right, best)
+                        above_outer[k, j, c] = _plus(above_outer[k, j, c], base + left, best)
+                        if not best:
+                            binary_count[r] += np.exp(base + left + right - log_z)
+    return above_inner, above_outer
 
 
 @njit
-def _sum_unaries(inner, outer, i, j, unary, unary_score):
-    """``outer[i, j]``: the log-sum of ``inner[i, j]`` and of one unary rule over it."""
+def _plus(a, b, best):
+    """The semiring's sum of log-values: their maximum (``best``) or log-sum."""
+    if best:
+        return max(a, b)
+    return _logaddexp(a, b)
+
+
+@njit
+def _sum_unaries(inner, outer, i, j, unary, unary_score, best):
+    """``outer[i, j]``: the log-sum (``best``: maximum) of ``inner[i, j]`` and of one
+    unary rule over it."""
     for a in range(inner.shape[2]):
         outer[i, j, a] = inner[i, j, a]
     for u in range(unary.shape[0]):
         below = inner[i, j, unary[u, 1]]
         if below != NEG:
             a = unary[u, 0]
-            outer[i, j, a] = _logaddexp(outer[i, j, a], below + unary_score[u])
+            outer[i, j, a] = _plus(outer[i, j, a], below + unary_score[u], best)

@@ -5,6 +5,7 @@ from ._transition_base import TransitionDecoder
 from .arc_eager import ArcEager
 from .candidates import BestCandidate
 from .chain import BeamSearch, Greedy, Viterbi, viterbi
+from .cky import CKY
 from .transition import ArcStandard
 from .tree import ChuLiuEdmonds, Eisner
 
@@ -18,9 +19,11 @@ DECODERS = {
     "chu-liu-edmonds": ChuLiuEdmonds,
     "arc-standard": ArcStandard,
     "arc-eager": ArcEager,
+    "cky": CKY,
 }
 
 __all__ = [
+    "CKY",
     "DECODERS",
     "ArcEager",
     "ArcStandard",

@@ -151,8 +151,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
                         if not self.structure_.path_score(scores, path) > -np.inf:
                             self._refuse_unreachable(i, known)
                         ids[bounds[i] : bounds[i + 1]] = path
-            labels = self.task_.predictions(self, ids)
-            predicted.extend(self.task_.per_example(labels, bounds.tolist()))
+            predicted.extend(self.task_.predicted(self, encoded, ids, bounds.tolist()))
         return predicted
 
     def predict_nbest(self, X, k=5, fixed=None):

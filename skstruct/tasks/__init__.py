@@ -7,14 +7,17 @@ returns and what ``score`` counts. Decoders name theirs in
 :attr:`~skstruct.decoders.Capabilities.task`.
 """
 
+from .constituency import CONSTITUENCY, Constituency
 from .labelling import SEQUENCE_LABELLING, SequenceLabelling
 from .parsing import DEPENDENCY_PARSING, DependencyParsing
 from .reranking import RERANKING, Reranking
 
 __all__ = [
+    "CONSTITUENCY",
     "DEPENDENCY_PARSING",
     "RERANKING",
     "SEQUENCE_LABELLING",
+    "Constituency",
     "DependencyParsing",
     "Reranking",
     "SequenceLabelling",

@@ -33,6 +33,12 @@ class Task:
         example's slice, a list."""
         return [predictions[bounds[i] : bounds[i + 1]] for i in range(len(bounds) - 1)]
 
+    def predicted(self, model, encoded, ids, bounds):
+        """What ``predict`` returns for the examples of ``encoded``, from their output
+        ids ``ids`` (flat, example ``i``'s ``ids[bounds[i]:bounds[i + 1]]``): here
+        :meth:`per_example` of :meth:`predictions`."""
+        return self.per_example(self.predictions(model, ids), bounds)
+
     def score(self, structure, encoded, predicted, gold):
         """``(correct, total)`` of the output ids ``predicted`` against ``gold`` on the
         examples of ``encoded``: here the outputs that are right (:meth:`correct`) and

@@ -1,0 +1,119 @@
+"""CKY: the decoder of constituency trees (anchored rules, pruned by a first pass)."""
+
+from numbers import Integral, Real
+
+import numpy as np
+
+from .._kernels import anchored_cky as _cky
+from ..structures import OutputTrace
+from ..structures.constituency import UNPARSED, AnchoredRules
+from ..tasks.constituency import CONSTITUENCY
+from ..utils._sklearn_compat import Interval
+from ._base import Capabilities, Decoder
+
+
+class CKY(Decoder):
+    """Exact CKY over binarised trees whose parts are anchored rules, each scored by
+    hashed surface features of its span (Hall, Durrett & Klein 2014); sentences are
+    parsed in parallel.
+
+    The grammar's symbols and rules are those of the training trees, binarised with
+    ``horizontal`` and ``vertical`` markovisation (:class:`~skstruct.trees.TreeTransform`;
+    the default is Hall et al.'s X-bar grammar: the features carry what richer symbols
+    would). The search runs in a space pruned by a first pass: a treebank PCFG over the
+    same symbols keeps a labelled span when the best tree through it is at least
+    ``pruning`` times as probable as its best tree (max-marginals); while training,
+    the gold tree's spans are always kept. A sentence the PCFG cannot parse is parsed
+    flat (an ``S`` over its tags).
+
+    ``X`` is tagged sentences (token dicts with a form and ``xpos``/``pos``, or
+    ``(word, tag)`` pairs), ``y`` and ``predict`` are :class:`~skstruct.trees.Tree`\\ s.
+
+    Parameters
+    ----------
+    horizontal : int or None, default=0
+    vertical : int, default=1
+        Markovisation of the grammar.
+    pruning : float in (0, 1], default=1e-5
+        The first pass keeps labelled spans whose best tree is at least this share of
+        the PCFG's best tree's probability (smaller: less pruning, slower, exact in
+        the limit).
+
+    Examples
+    --------
+    >>> from skstruct import CKY, StructuredPerceptron
+    >>> from skstruct.trees import Tree
+    >>> trees = [Tree.fromstring("( (S (NP (DT the) (NN dog)) (VP (VBZ barks))) )"),
+    ...          Tree.fromstring("( (S (NP (NN it)) (VP (VBZ works))) )")]
+    >>> X = [tree.pos() for tree in trees]
+    >>> model = StructuredPerceptron(CKY(), random_state=0).fit(X, trees)
+    >>> print(model.predict(X[:1])[0])
+    ( (S (NP (DT the) (NN dog)) (VP (VBZ barks))))
+    """
+
+    _parameter_constraints: dict = {
+        "horizontal": [Interval(Integral, 0, None, closed="left"), None],
+        "vertical": [Interval(Integral, 1, None, closed="left")],
+        "pruning": [Interval(Real, 0, 1, closed="right")],
+    }
+
+    def __init__(self, horizontal=0, vertical=1, pruning=1e-5):
+        self.horizontal = horizontal
+        self.vertical = vertical
+        self.pruning = pruning
+
+    @property
+    def capabilities(self):
+        return Capabilities(
+            task=CONSTITUENCY,
+            exact=True,
+            marginals=False,
+            prefix_trace=False,
+            restarts=False,
+            mixed_assignments=False,
+            relation_labels=False,
+            sparse_delta=True,
+            loss_augmented=True,
+        )
+
+    def make_structure(self, n_features, n_labels=0, *, grammar=None, transform=None):
+        """The :class:`~skstruct.structures.constituency.AnchoredRules` of ``grammar``."""
+        self._validate_params()
+        return AnchoredRules(n_features, grammar, transform)
+
+    def decode(self, structure, scores):
+        """The best tree's output (int32 ``6n - 5``); a ValueError where the pruned
+        space has none."""
+        out = np.empty(_cky.output_length(scores.atoms.shape[0]), dtype=np.int32)
+        if not structure.best(scores, out) > -np.inf:
+            raise ValueError("no tree of the grammar spans the sentence in the pruned space")
+        return out
+
+    def search(self, structure, scores, gold, restarts=False):
+        """The best tree, with its score and the gold tree's (one step)."""
+        path = self.decode(structure, scores)
+        return OutputTrace.of(
+            path, gold, structure.score(scores, path), structure.score(scores, gold)
+        )
+
+    def predict(self, structure, encoded, coef):
+        """The best tree of every sentence (flat output ids; a sentence without a tree
+        starts with ``UNPARSED``)."""
+        offsets = structure.output_offsets(encoded)
+        out = np.full(offsets[-1], -1, dtype=np.int32)
+        found = np.zeros(encoded.n_sentences, dtype=np.bool_)
+        g = structure.grammar
+        _cky.best_trees(
+            encoded.atoms, encoded.offsets, encoded.cells, encoded.cell_offsets, g.n_symbols,
+            g.binary, g.left_start, g.unary, structure.root_ok, coef, structure.n_features,
+            out, offsets, found,
+        )  # fmt: skip
+        out[offsets[:-1][~found]] = UNPARSED
+        return out
+
+    def lacking(self, capability):
+        if capability == "mixed_assignments":
+            return "builds trees, which do not mix position by position"
+        if capability == "marginals":
+            return "has no marginals yet (inside-outside over anchored rules is to come)"
+        return super().lacking(capability)

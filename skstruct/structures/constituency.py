@@ -1,0 +1,228 @@
+"""AnchoredRules: the output space of constituency parsing (binarised trees over a
+grammar's rules, anchored in the sentence) and its hashed features."""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from .._kernels import anchored_cky as _cky
+from ..trees import ROOT, Tree
+from ..utils.arrays import sparse_sum
+from ._base import Structure
+from ._fixed import FixedLayout
+
+#: The first output id of a sentence no tree of the pruned space spans (parsed flat).
+UNPARSED = -2
+
+
+class AnchoredRules(FixedLayout, Structure):
+    """Binarised trees scored by anchored rules: the slides' "local representation"
+    (Collins), with the surface features of Hall, Durrett & Klein (2014).
+
+    A part is a rule with its anchors: a binary rule ``A -> B C`` over words ``i..j-1``
+    split at ``k``, a unary rule ``A' -> A`` over a span, and the symbol under the root.
+    ``phi(x, y)`` sums the parts' hashed features (see
+    :mod:`skstruct._kernels.anchored_cky`): the span's surface features conjoined with
+    the node's label, and the rule alone and with the words and tags at its split and
+    edges. An output is the tree laid out as int32 of ``6n - 5`` ids (a unary rule per
+    word, then ``(i, k, j, rule, unary)`` per binary node in preorder).
+
+    The loss is the labelled-span Hamming loss of the binarised trees: the nodes (a
+    label over a span, built by a binary rule or by a unary rule) in one tree and not
+    in the other. Both trees have ``n - 1`` binary nodes, so it is twice the binary
+    nodes the output has wrong, plus its wrong unary nodes, plus the gold unary nodes
+    it misses: it decomposes over the output's parts (and a constant).
+
+    Parameters
+    ----------
+    n_features : int
+        Hashed feature ids (the weight vector's size).
+    grammar : skstruct.trees.Grammar
+        The rules outputs may use.
+    transform : skstruct.trees.TreeTransform
+        What the grammar's trees were binarised by (undone on output).
+    """
+
+    def __init__(self, n_features, grammar, transform):
+        self.n_features = n_features
+        self.grammar = grammar
+        self.transform = transform
+
+    @property
+    def n_weights(self):
+        return self.n_features
+
+    @property
+    def root_ok(self):
+        """Symbols that may stand under the root (bool (n_symbols,))."""
+        return self.grammar.root_counts > 0
+
+    def output_offsets(self, encoded):
+        """``6n - 5`` output ids per sentence of ``n`` words."""
+        lengths = np.diff(encoded.offsets)
+        return np.concatenate([[0], np.cumsum(6 * lengths - 5)]).astype(np.int64)
+
+    def scores(self, encoded, i, coef):
+        """What the search of sentence ``i`` needs: a :class:`ParseScores` (the weights
+        are read as the search goes, part by part)."""
+        atoms, n = encoded.sentence(i), int(encoded.offsets[i + 1] - encoded.offsets[i])
+        cells = encoded.cells[encoded.cell_offsets[i] : encoded.cell_offsets[i + 1]]
+        allowed = _cky.allowed_mask(n, self.grammar.n_symbols, cells)
+        none = np.zeros((1, 1, 1))
+        return ParseScores(atoms, allowed, coef, none, none, False, 0.0)
+
+    def best(self, scores, out):
+        """The best output under ``scores`` written into ``out``; its score (``-inf``:
+        no tree in the pruned space)."""
+        g = self.grammar
+        return _cky.best_tree(
+            scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
+            scores.coef, self.n_features, scores.loss_inner, scores.loss_top,
+            np.bool_(scores.augmented), out,
+        )  # fmt: skip
+
+    def keys(self, atoms, output):
+        """The feature ids of ``output``'s parts, one per occurrence."""
+        g = self.grammar
+        return _cky.output_keys(atoms, np.asarray(output, dtype=np.int32), g.binary, g.unary,
+                                self.n_features)  # fmt: skip
+
+    def score(self, scores, output):
+        """``w . phi(x, output)``, plus the output's loss when ``scores`` are augmented."""
+        total = float(scores.coef[self.keys(scores.atoms, output)].sum())
+        if scores.augmented:
+            inner, top = self.nodes(output)
+            total += scores.loss_constant
+            total += sum(scores.loss_inner[node] for node in inner)
+            total += sum(scores.loss_top[node] for node in top)
+        return total
+
+    def margin(self, scores, gold, mixed, a=None, b=None):
+        """``w . phi(gold) - w . phi(mixed)``."""
+        return self.score(scores, gold) - self.score(scores, mixed)
+
+    def nodes(self, output):
+        """``(inner, top)``: the labelled spans ``(i, j, A)`` of ``output``'s binary
+        nodes, and those of its unary rules' parents."""
+        output = np.asarray(output)
+        n = (output.shape[0] + 5) // 6
+        binary, unary = self.grammar.binary, self.grammar.unary
+        inner, top = [], []
+        for i in range(n):
+            if output[i] >= 0:
+                top.append((i, i + 1, int(unary[output[i], 0])))
+        for node in range(n - 1):
+            i, _, j, r, u = (int(x) for x in output[n + 5 * node : n + 5 * node + 5])
+            inner.append((i, j, int(binary[r, 0])))
+            if u >= 0:
+                top.append((i, j, int(unary[u, 0])))
+        return inner, top
+
+    def loss(self, encoded, i, gold, output):
+        """Labelled spans in one of the two binarised trees and not in the other."""
+        gold_inner, gold_top = (set(nodes) for nodes in self.nodes(gold))
+        inner, top = (set(nodes) for nodes in self.nodes(output))
+        return float(len(gold_inner ^ inner) + len(gold_top ^ top))
+
+    def augment(self, scores, gold):
+        """Scores under which every tree scores ``score + loss(gold, tree)``."""
+        n, n_symbols = scores.atoms.shape[0], scores.allowed.shape[2]
+        loss_inner = np.full((n + 1, n + 1, n_symbols), 2.0)
+        loss_top = np.ones((n + 1, n + 1, n_symbols))
+        gold_inner, gold_top = self.nodes(gold)
+        for node in gold_inner:
+            loss_inner[node] = 0.0
+        for node in gold_top:
+            loss_top[node] = -1.0
+        return scores._replace(loss_inner=loss_inner, loss_top=loss_top, augmented=True,
+                               loss_constant=float(len(gold_top)))  # fmt: skip
+
+    def delta(self, encoded, i, gold, pred):
+        """``phi(gold) - phi(pred)`` as ``(keys, values)``, keys ascending."""
+        atoms = encoded.sentence(i)
+        plus, minus = self.keys(atoms, gold), self.keys(atoms, pred)
+        values = np.concatenate([np.ones(plus.size), -np.ones(minus.size)])
+        return sparse_sum(np.concatenate([plus, minus]), values)
+
+    def add_delta(self, encoded, i, gold, pred, coef, scale):
+        """``coef += scale * (phi(gold) - phi(pred))``."""
+        atoms = encoded.sentence(i)
+        np.add.at(coef, self.keys(atoms, gold), scale)
+        np.add.at(coef, self.keys(atoms, pred), -scale)
+
+    # -- trees and outputs --------------------------------------------------------------
+
+    def encode_tree(self, tree, n):
+        """The output of a binarised tree (rooted at ``ROOT``, over ``n`` words) whose
+        rules are all the grammar's (int32 ``6n - 5``)."""
+        index, g = self.grammar.index, self.grammar
+        binary = {tuple(rule): r for r, rule in enumerate(g.binary.tolist())}
+        unary = {tuple(rule): u for u, rule in enumerate(g.unary.tolist())}
+        out = np.full(6 * n - 5, -1, dtype=np.int32)
+        nodes = []
+
+        def walk(node, i, above):
+            if node.is_preterminal():
+                out[i] = above
+                return i + 1
+            if len(node) == 1:
+                return walk(node[0], i, unary[index[node.label()], index[node[0].label()]])
+            slot = len(nodes)
+            nodes.append(None)
+            k = walk(node[0], i, -1)
+            j = walk(node[1], k, -1)
+            rule = binary[index[node.label()], index[node[0].label()], index[node[1].label()]]
+            nodes[slot] = (i, k, j, rule, above)
+            return j
+
+        walk(tree[0] if len(tree) == 1 else tree, 0, -1)
+        if nodes:
+            out[n:] = np.asarray(nodes, dtype=np.int32).ravel()
+        return out
+
+    def cells(self, output):
+        """The flat cell ids (as pruning keeps them) of ``output``'s labelled spans."""
+        inner, top = self.nodes(output)
+        n = (len(output) + 5) // 6
+        width = self.grammar.n_symbols
+        return np.array([(i * (n + 1) + j) * width + a for i, j, a in inner + top], dtype=np.int64)
+
+    def tree(self, output, words, tags):
+        """The tree of ``output`` over ``words`` and ``tags``, binarisation undone (a
+        flat ``S`` over the tags where ``output`` marks an unparsed sentence)."""
+        output = np.asarray(output)
+        if output[0] == UNPARSED:
+            return Tree("", [Tree("S", [Tree(t, [w]) for w, t in zip(words, tags)])])
+        g, n = self.grammar, len(words)
+        symbols = g.symbols
+        by_span = {(int(x[0]), int(x[2])): x for x in output[n:].reshape(-1, 5)}
+
+        def build(i, j, unary_allowed=True):
+            if j - i == 1:
+                node = Tree(tags[i], [words[i]])
+                u = output[i]
+            else:
+                _, k, _, r, u = by_span[i, j]
+                node = Tree(symbols[g.binary[r, 0]], [build(i, k), build(k, j)])
+            if u >= 0:
+                node = Tree(symbols[g.unary[u, 0]], [node])
+            return node
+
+        top = build(0, n)
+        binarised = top if top.label() == ROOT else Tree(ROOT, [top])
+        return self.transform.inverse_transform([binarised])[0]
+
+
+class ParseScores(NamedTuple):
+    """What a search of one sentence reads: its atoms (n, 3), the labelled spans pruning
+    allowed (bool (n + 1, n + 1, n_symbols)), the weights, and under
+    :meth:`AnchoredRules.augment` the loss of each binary node's label
+    (``loss_inner``) and unary node's (``loss_top``) with the loss's constant."""
+
+    atoms: np.ndarray
+    allowed: np.ndarray
+    coef: np.ndarray
+    loss_inner: np.ndarray
+    loss_top: np.ndarray
+    augmented: bool
+    loss_constant: float
