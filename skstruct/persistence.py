@@ -55,6 +55,7 @@ from .learners import (
 )
 from .learners.crf import ConditionalRandomField, LinearChainCRF
 from .structures import (
+    AnchoredRules,
     ArcFactoredTree,
     CandidateSets,
     EmissionRows,
@@ -127,6 +128,7 @@ _OBJECTS = {
         ArcFactoredTree,
         TransitionSystem,
         CandidateSets,
+        AnchoredRules,
         Grammar,
         AveragedWeights,
         ConfidenceWeights,

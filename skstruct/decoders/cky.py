@@ -5,8 +5,8 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._kernels import anchored_cky as _cky
-from ..structures import OutputTrace
-from ..structures.constituency import UNPARSED, AnchoredRules
+from ..structures import AnchoredRules, OutputTrace
+from ..structures.constituency import UNPARSED
 from ..tasks.constituency import CONSTITUENCY
 from ..utils._sklearn_compat import Interval
 from ._base import Capabilities, Decoder

@@ -14,6 +14,7 @@ from ._loop import (
     constrained,
     development_set,
     drop_unweighted,
+    has_unknown_labels,
     training_data,
     unpack,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "development_set",
     "drop_unweighted",
     "fused_epoch",
+    "has_unknown_labels",
     "kernel_threads",
     "training_data",
     "unpack",

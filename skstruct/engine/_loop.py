@@ -297,7 +297,7 @@ class BaseStructuredLearner(StructuredModel):
             # weighted updates: the generic loop does both (the fused kernels take fixed
             # golds and unit weights)
             plain = weights is None and getattr(self, "class_weight_", None) is None
-            if fused is not None and plain and not _has_unknown(structure, outputs):
+            if fused is not None and plain and not has_unknown_labels(structure, outputs):
                 return fused(structure, decoder, rule, encoded, outputs, order, state, minibatch)
             return self._generic_epoch(state, encoded, outputs, order, minibatch, weights)
 
@@ -309,7 +309,7 @@ class BaseStructuredLearner(StructuredModel):
         structure, decoder, rule = state.structure, self.decoder_, self.update_rule_
         task, search = self.task_, rule.needs_trace
         offsets = structure.output_offsets(encoded)
-        partial = _has_unknown(structure, outputs)
+        partial = has_unknown_labels(structure, outputs)
         by_label = getattr(self, "class_weight_", None)
         stats, correct = rule.epoch_stats(), 0
 
@@ -420,7 +420,7 @@ def resolve_class_weight(learner, outputs):
     return by_label
 
 
-def _has_unknown(structure, outputs):
+def has_unknown_labels(structure, outputs):
     """Whether some gold label is unknown (-1: None in ``y``), for a chain."""
     return hasattr(structure, "complete") and bool((outputs < 0).any())
 

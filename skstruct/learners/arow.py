@@ -10,6 +10,7 @@ from ..engine import (
     ConfidenceWeights,
     completed_gold,
     constrained,
+    has_unknown_labels,
     unpack,
 )
 from ..utils._sklearn_compat import Interval
@@ -219,7 +220,7 @@ best_iteration_
         encoded, outputs, weights = unpack(data)
         structure, decoder, task = state.structure, self.decoder_, self.task_
         offsets = structure.output_offsets(encoded)
-        partial = bool((outputs < 0).any())  # None in y: complete each gold in its turn
+        partial = has_unknown_labels(structure, outputs)  # complete each gold in its turn
         stats = {"mistakes": 0, "updates": 0, "loss": 0.0, "correct": 0}
         for i in order:
             gold = outputs[offsets[i] : offsets[i + 1]]

@@ -4,12 +4,14 @@ from ._base import Structure
 from ._trace import OutputTrace, SearchTrace
 from .candidates import CandidateScores, CandidateSets
 from .chain import ChainScores, LinearChain
+from .constituency import AnchoredRules, ParseScores
 from .constraints import ChainConstraints, ForbiddenGoldWarning
 from .emission_rows import EmissionRows
 from .transition import TransitionScores, TransitionSystem, TransitionTrace
 from .tree import ArcFactoredTree, TreeScores
 
 __all__ = [
+    "AnchoredRules",
     "ArcFactoredTree",
     "CandidateScores",
     "CandidateSets",
@@ -19,6 +21,7 @@ __all__ = [
     "ForbiddenGoldWarning",
     "LinearChain",
     "OutputTrace",
+    "ParseScores",
     "SearchTrace",
     "Structure",
     "TransitionScores",

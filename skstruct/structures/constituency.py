@@ -97,6 +97,8 @@ class AnchoredRules(FixedLayout, Structure):
             total += sum(scores.loss_top[node] for node in top)
         return total
 
+    path_score = score
+
     def margin(self, scores, gold, mixed, a=None, b=None):
         """``w . phi(gold) - w . phi(mixed)``."""
         return self.score(scores, gold) - self.score(scores, mixed)

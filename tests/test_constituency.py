@@ -1,0 +1,323 @@
+"""Constituency parsing by CKY over anchored rules (skstruct.decoders.CKY): the kernel
+against enumeration of every tree, the structure's layout, features, loss and
+augmentation, and every learner through the structure protocol."""
+
+import itertools
+from collections import Counter
+
+import numpy as np
+import pytest
+from sklearn.model_selection import GridSearchCV
+
+from skstruct import (
+    AROW,
+    CKY,
+    SWVP,
+    ConditionalRandomField,
+    ExponentiatedGradientSSVM,
+    ParameterMixing,
+    PassiveAggressive,
+    StructuredPerceptron,
+    StructuredSVM,
+    load,
+    save,
+)
+from skstruct._kernels import anchored_cky
+from skstruct.metrics import evalb
+from skstruct.structures.constituency import UNPARSED, AnchoredRules, ParseScores
+from skstruct.trees import ROOT, Grammar, Tree, TreeTransform, normalize
+
+# -- the kernel against enumeration ---------------------------------------------------------
+
+
+def _random_grammar(seed):
+    rng = np.random.default_rng(seed)
+    phrases, tags = ["S", "NP", "VP", "X"], ["a", "b"]
+    symbols = phrases + tags
+    binary = {(a, b, c): 1 for a in phrases for b in symbols for c in symbols if rng.random() < 0.3}
+    unary = {(a, b): 1 for a in phrases for b in symbols if a != b and rng.random() < 0.3}
+    root = dict.fromkeys([p for p in phrases if rng.random() < 0.7] or ["S"], 1)
+    return Grammar(binary, unary, root, tags), rng
+
+
+def _every_tree(grammar, tags, i, j, unary_allowed=True):
+    """Every binarised tree over ``tags[i:j]``, by its top symbol."""
+    out = {}
+    if j - i == 1:
+        out[tags[i]] = [Tree(tags[i], [f"w{i}"])]
+    else:
+        symbols = grammar.symbols
+        for k in range(i + 1, j):
+            lefts, rights = _every_tree(grammar, tags, i, k), _every_tree(grammar, tags, k, j)
+            for a, b, c in grammar.binary.tolist():
+                for left, right in itertools.product(
+                    lefts.get(symbols[b], []), rights.get(symbols[c], [])
+                ):
+                    out.setdefault(symbols[a], []).append(Tree(symbols[a], [left, right]))
+    if unary_allowed:
+        base = {label: list(trees) for label, trees in out.items()}
+        for a, b in grammar.unary.tolist():
+            for tree in base.get(grammar.symbols[b], []):
+                out.setdefault(grammar.symbols[a], []).append(Tree(grammar.symbols[a], [tree]))
+    return out
+
+
+def _outputs(structure, tags):
+    """The output of every tree of the grammar over ``tags``."""
+    grammar, n = structure.grammar, len(tags)
+    every = _every_tree(grammar, tags, 0, n)
+    return [
+        structure.encode_tree(Tree(ROOT, [tree]), n)
+        for label, trees in every.items()
+        if grammar.root_counts[grammar.index[label]] > 0
+        for tree in trees
+    ]
+
+
+def _scores(structure, tags, rng, density):
+    n, grammar = len(tags), structure.grammar
+    atoms = np.stack(
+        [rng.integers(1, 4, size=n), [grammar.index[t] for t in tags], rng.integers(8, 40, size=n)],
+        axis=1,
+    ).astype(np.int64)
+    allowed = rng.random((n + 1, n + 1, grammar.n_symbols)) < density
+    coef = rng.normal(size=structure.n_features)
+    none = np.zeros((1, 1, 1))
+    return ParseScores(atoms, allowed, coef, none, none, False, 0.0)
+
+
+def _inside(structure, scores, outputs):
+    """The outputs whose labelled spans pruning allowed."""
+    n = scores.atoms.shape[0]
+    flat = scores.allowed.ravel()
+    return [out for out in outputs if flat[structure.cells(out)].all()] if n else outputs
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("density", [1.0, 0.6])
+def test_cky_finds_the_best_tree_of_the_pruned_space(seed, density):
+    grammar, rng = _random_grammar(seed)
+    structure = AnchoredRules(256, grammar, None)
+    for n in (1, 2, 3, 4):
+        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
+        scores = _scores(structure, tags, rng, density)
+        outputs = _inside(structure, scores, _outputs(structure, tags))
+        out = np.full(6 * n - 5, -7, dtype=np.int32)
+        best = structure.best(scores, out)
+        if not outputs:
+            assert best == -np.inf and (out == -7).all()
+            continue
+        every = [structure.score(scores, output) for output in outputs]
+        assert best == pytest.approx(max(every), abs=1e-9)
+        assert structure.score(scores, out) == pytest.approx(best, abs=1e-9)
+        assert any(np.array_equal(out, output) for output in outputs)
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_loss_augmented_cky_finds_the_most_violating_tree(seed):
+    grammar, rng = _random_grammar(seed)
+    structure = AnchoredRules(256, grammar, None)
+    for n in (2, 3, 4):
+        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
+        scores = _scores(structure, tags, rng, 1.0)
+        outputs = _outputs(structure, tags)
+        if not outputs:
+            continue
+        gold = outputs[rng.integers(len(outputs))]
+        augmented = structure.augment(scores, gold)
+        for output in outputs:  # every tree scores score + loss
+            loss = structure.loss(None, 0, gold, output)
+            assert loss >= 0 and (loss == 0) == np.array_equal(output, gold)
+            assert structure.score(augmented, output) == pytest.approx(
+                structure.score(scores, output) + loss, abs=1e-9
+            )
+        out = np.empty(6 * n - 5, dtype=np.int32)
+        structure.best(augmented, out)
+        target = max(structure.score(scores, o) + structure.loss(None, 0, gold, o) for o in outputs)
+        assert structure.score(augmented, out) == pytest.approx(target, abs=1e-9)
+
+
+def test_the_loss_counts_labelled_spans_in_one_tree_and_not_the_other():
+    trees = [Tree.fromstring("( (S (NP (DT a) (NN b)) (VP (VB c) (NP (NN d)))) )")]
+    structure = AnchoredRules(64, Grammar.count(TreeTransform(0, 1).fit_transform(trees)), None)
+    t = TreeTransform(0, 1).fit(trees)
+    gold = structure.encode_tree(t.transform(trees)[0], 4)
+    assert structure.loss(None, 0, gold, gold) == 0.0
+    other = Tree.fromstring("( (S (NP (DT a) (NN b)) (VP (VB c) (NN d))) )")
+    grammar = Grammar.count(t.transform([*trees, other]))
+    structure = AnchoredRules(64, grammar, None)
+    gold = structure.encode_tree(t.transform(trees)[0], 4)
+    pred = structure.encode_tree(t.transform([other])[0], 4)
+    # same binary nodes; the gold's unary NP over "d" is missed
+    assert structure.loss(None, 0, gold, pred) == 1.0
+
+
+def test_features_of_an_output_are_its_parts_keys():
+    trees = [Tree.fromstring("( (S (NP (DT a) (NN b)) (VP (VB c))) )")]
+    t = TreeTransform(0, 1).fit(trees)
+    grammar = Grammar.count(t.transform(trees))
+    structure = AnchoredRules(2**20, grammar, t)
+    gold = structure.encode_tree(t.transform(trees)[0], 3)
+    atoms = np.array([[1, grammar.index[x], 9] for x in ("DT", "NN", "VB")], dtype=np.int64)
+    keys = structure.keys(atoms, gold)
+    # two binary nodes, one unary (VP over VB), the root
+    n_keys = 2 * (anchored_cky.N_LABEL_KEYS + anchored_cky.N_BINARY_KEYS)
+    n_keys += anchored_cky.N_LABEL_KEYS + anchored_cky.N_UNARY_KEYS + 1
+    assert keys.size == n_keys and ((keys >= 0) & (keys < 2**20)).all()
+
+    trees2 = [*trees, Tree.fromstring("( (S (NP (DT a) (NN b)) (VB c)) )")]
+    t2 = TreeTransform(0, 1).fit(trees2)
+    structure = AnchoredRules(2**20, Grammar.count(t2.transform(trees2)), t2)
+    atoms = np.array([[1, structure.grammar.index[x], 9] for x in ("DT", "NN", "VB")])
+    gold, pred = (structure.encode_tree(b, 3) for b in t2.transform(trees2))
+
+    class Encoded:
+        @staticmethod
+        def sentence(i):
+            return atoms
+
+    keys, values = structure.delta(Encoded, 0, gold, pred)
+    expected = Counter(structure.keys(atoms, gold).tolist())
+    expected.subtract(Counter(structure.keys(atoms, pred).tolist()))
+    expected = {k: v for k, v in expected.items() if v}
+    assert dict(zip(keys.tolist(), values.tolist())) == expected and expected
+    coef = np.zeros(2**20)
+    structure.add_delta(Encoded, 0, gold, pred, coef, 0.5)
+    assert np.array_equal(np.flatnonzero(coef), np.sort(keys))
+    assert np.allclose(coef[keys], 0.5 * values)
+
+
+# -- the structure on treebank trees ---------------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def treebank(corpus):
+    from skstruct.datasets import load_ptb
+
+    folder = corpus("treebank")
+    train, dev = load_ptb(folder / "train.mrg"), load_ptb(folder / "dev.mrg")
+    tagged = [[(w, t) for w, t in normalize(tree).pos()] for tree in train]
+    tagged_dev = [[(w, t) for w, t in normalize(tree).pos()] for tree in dev]
+    return tagged, train, tagged_dev, dev
+
+
+def test_outputs_round_trip_every_training_tree(treebank):
+    X, y, _, _ = treebank
+    X, y = X[:400], y[:400]
+    for horizontal, vertical in [(0, 1), (1, 2)]:
+        t = TreeTransform(horizontal, vertical).fit(y)
+        binarised = t.transform(y)
+        structure = AnchoredRules(64, Grammar.count(binarised), t)
+        for sentence, tree, binary in zip(X, y, binarised):
+            words, tags = zip(*sentence)
+            output = structure.encode_tree(binary, len(words))
+            assert structure.tree(output, list(words), list(tags)) == normalize(tree)
+
+
+@pytest.fixture(scope="module")
+def small(treebank):
+    X, y, X_dev, y_dev = treebank
+    short = [i for i, s in enumerate(X) if len(s) <= 20][:60]
+    tags = {tag for i in short for _, tag in X[i]}
+    seen = [i for i, s in enumerate(X_dev) if {tag for _, tag in s} <= tags][:20]
+    return ([X[i] for i in short], [y[i] for i in short], [X_dev[i] for i in seen],
+            [y_dev[i] for i in seen])  # fmt: skip
+
+
+def test_the_perceptron_learns_its_training_trees(small):
+    X, y, X_dev, y_dev = small
+    model = StructuredPerceptron(CKY(), max_iter=8, random_state=0).fit(X, y)
+    assert model.score(X, y) > 0.95
+    predicted = model.predict(X)
+    assert all(isinstance(tree, Tree) and tree.label() == "" for tree in predicted)
+    assert model.score(X, y) == pytest.approx(evalb(y, predicted).f1 / 100)
+    assert model.score(X_dev, y_dev) > 0.5
+
+
+def test_predicting_in_a_batch_equals_decoding_each_sentence(small):
+    X, y, X_dev, _ = small
+    model = StructuredPerceptron(CKY(), max_iter=2, random_state=0).fit(X, y)
+    encoded = model.encode(X_dev)
+    batch = model.decoder_.predict(model.structure_, encoded, model.coef_)
+    bounds = model.structure_.output_offsets(encoded)
+    parsed = 0
+    for i in range(encoded.n_sentences):
+        scores = model.structure_.scores(encoded, i, model.coef_)
+        if batch[bounds[i]] == UNPARSED:  # the small grammar spans no tree of it
+            with pytest.raises(ValueError, match="no tree of the grammar"):
+                model.decoder_.decode(model.structure_, scores)
+            continue
+        one = model.decoder_.decode(model.structure_, scores)
+        assert np.array_equal(batch[bounds[i] : bounds[i + 1]], one)
+        parsed += 1
+    assert parsed >= 10
+
+
+@pytest.mark.parametrize(
+    "learner",
+    [
+        PassiveAggressive(CKY(), max_iter=5, random_state=0),
+        AROW(CKY(), max_iter=5, random_state=0),
+        StructuredSVM(CKY(), C=10.0, max_iter=8, random_state=0),
+        ParameterMixing(StructuredPerceptron(CKY(), max_iter=3, random_state=0), n_shards=2,
+                        max_iter=3),
+    ],
+    ids=["pa", "arow", "bcfw", "mixing"],
+)  # fmt: skip
+def test_every_learner_trains_the_parser(small, learner):
+    X, y, _, _ = small
+    assert learner.fit(X, y).score(X, y) > 0.9
+
+
+def test_learners_that_need_what_cky_lacks_refuse_it(small):
+    X, y, _, _ = small
+    for learner in (SWVP(CKY()), ExponentiatedGradientSSVM(CKY()), ConditionalRandomField(CKY())):
+        with pytest.raises(ValueError, match="CKY"):
+            learner.fit(X[:3], y[:3])
+
+
+def test_a_saved_parser_predicts_the_same_trees(small, tmp_path):
+    X, y, X_dev, _ = small
+    model = StructuredPerceptron(CKY(), max_iter=2, random_state=0).fit(X, y)
+    save(model, tmp_path / "parser.skstruct")
+    loaded = load(tmp_path / "parser.skstruct")
+    assert loaded.predict(X_dev) == model.predict(X_dev)
+
+
+def test_grid_search_tunes_the_markovisation(small):
+    X, y, X_dev, y_dev = small  # dev: sentences of tags the training ones have
+    split = [(np.arange(len(X)), np.arange(len(X), len(X) + len(X_dev)))]
+    search = GridSearchCV(
+        StructuredPerceptron(CKY(), max_iter=2, random_state=0),
+        {"decoder__horizontal": [0, 1]},
+        cv=split,
+        error_score="raise",
+    ).fit(X + X_dev, y + y_dev)
+    assert 0 < search.best_score_ <= 1
+
+
+def test_bad_input_names_the_example(small):
+    X, y, _, _ = small
+    model = StructuredPerceptron(CKY(), max_iter=1, random_state=0).fit(X[:10], y[:10])
+    with pytest.raises(ValueError, match="Example 1: tag 'XYZ' was never seen"):
+        model.predict([X[0], [("word", "XYZ")]])
+    with pytest.raises(ValueError, match=r"Example 0: .* no tag"):
+        model.predict([[{"form": "word"}]])
+    with pytest.raises(ValueError, match="Example 0: X\\[0\\] is an empty sentence"):
+        model.predict([[]])
+    with pytest.raises(ValueError, match="Example 1: the words of X\\[1\\]"):
+        StructuredPerceptron(CKY()).fit(X[:2], [y[0], y[0]])
+    with pytest.raises(ValueError, match="Example 0: y\\[0\\] is no tree"):
+        StructuredPerceptron(CKY()).fit(X[:1], ["( (S (NN x)"])
+    # bracketed strings are trees too
+    as_text = StructuredPerceptron(CKY(), max_iter=1, random_state=0)
+    as_text.fit(X[:10], [str(tree) for tree in y[:10]])
+    assert as_text.predict(X[:2]) == model.predict(X[:2])
+
+
+def test_a_sentence_the_grammar_cannot_span_is_parsed_flat():
+    trees = [Tree.fromstring("( (S (NP (DT a) (NN b)) (VP (VB c))) )")] * 2
+    X = [tree.pos() for tree in trees]
+    model = StructuredPerceptron(CKY(), max_iter=1, random_state=0).fit(X, trees)
+    (tree,) = model.predict([[("b", "NN"), ("a", "DT")]])
+    assert str(tree) == "( (S (NN b) (DT a)))"
