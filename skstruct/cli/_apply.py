@@ -10,6 +10,7 @@ from ..metrics import (
     span_precision_recall_fscore,
     token_accuracy,
 )
+from . import _constituency as constituency
 from ._common import (
     CLI_SETTINGS_VERSION,
     PUNCTUATION,
@@ -40,6 +41,9 @@ def run_predict(args):
     """Write ``args.file`` back with the model's predictions."""
     model, settings = load_model(args.model)
     tagger = _load_tagger(args, settings)
+    if settings["task"] == "constituency":
+        constituency.predict(args, model)
+        return 0
     text = read_text_of(args.file, args.encoding)
     _check_format(args, text, settings)
     if settings["task"] == "parse":
@@ -68,9 +72,12 @@ def run_evaluate(args):
     """Print the model's scores on ``args.file``."""
     model, settings = load_model(args.model)
     tagger = _load_tagger(args, settings)
+    lines = [f"Model: {args.model} ({type(model).__name__}, task {settings['task']})"]
+    if settings["task"] == "constituency":
+        print("\n".join(lines + constituency.report(args, model)))
+        return 0
     text = read_text_of(args.file, args.encoding)
     _check_format(args, text, settings)
-    lines = [f"Model: {args.model} ({type(model).__name__}, task {settings['task']})"]
     if settings["task"] == "parse":
         lines += _parse_report(model, tagger, args, text)
     else:

@@ -70,11 +70,19 @@ def _add_train(commands, parents):
         "train",
         parents=parents,
         help="train a model on a CoNLL file and save it",
-        description="Train a tagger, chunker, NER model or dependency parser and save it.",
+        description="Train a tagger, chunker, NER model, dependency parser or constituency "
+        "parser and save it.",
     )
     sub.set_defaults(run=run_train)
     data = sub.add_argument_group("data")
-    data.add_argument("--task", required=True, choices=(*SEQUENCE_TASKS, "parse"))
+    data.add_argument(
+        "--task",
+        required=True,
+        choices=(*SEQUENCE_TASKS, "parse", "constituency"),
+        help="tag, chunk, ner: sequence labelling; parse: dependency trees (CoNLL-U/CoNLL-X); "
+        "constituency: phrase-structure trees (Penn Treebank bracketed files, gold tags as "
+        "input)",
+    )
     data.add_argument("--train", required=True, metavar="FILE", help="training file")
     data.add_argument("--dev", metavar="FILE", help="development file, scored every epoch")
     data.add_argument("--model", required=True, metavar="OUT", help="where to save the model")
@@ -132,7 +140,7 @@ def _add_learning(learning):
         "--decoder",
         choices=DECODERS,
         help=f"search: viterbi (default), {_others('labels', 'viterbi')} for sequences; "
-        f"eisner (default), {_others('heads', 'eisner')} for parsing",
+        f"eisner (default), {_others('heads', 'eisner')} for parsing; cky for constituency",
     )
     learning.add_argument("--order", type=int, choices=(0, 1, 2), help="Markov or parser order")
     learning.add_argument(

@@ -8,6 +8,7 @@ from .. import TokenFeatures, save
 from ..decoders import DECODERS
 from ..features import crfsuite_tutorial_features
 from ..tasks.trees import is_projective
+from . import _constituency as constituency
 from ._common import (
     ALGORITHMS,
     CLI_SETTINGS_VERSION,
@@ -48,6 +49,8 @@ def run_train(args):
         raise CommandError(f"cannot save the model to {args.model}: no folder {folder}")
     if args.task == "parse":
         train, dev, settings = _parse_data(args, model)
+    elif args.task == "constituency":
+        train, dev, settings = constituency.training_data(args)
     else:
         train, dev, settings = _sequence_data(args)
         model.set_params(features=TokenFeatures() if settings["features"] == "token" else None)
@@ -81,8 +84,10 @@ def _check_train_options(args):
     """Refuse combinations of options that cannot work, before any work."""
     parsing = args.task == "parse"
     decoder = _decoder_name(args)
-    if (DECODER_TASKS[decoder] == "heads") != parsing:
-        kind = "a parser" if DECODER_TASKS[decoder] == "heads" else "a sequence decoder"
+    if DECODER_TASKS[decoder] != _decoder_kind(args.task):
+        kind = {"heads": "a parser", "constituency": "a constituency parser"}.get(
+            DECODER_TASKS[decoder], "a sequence decoder"
+        )
         raise UsageError(f"--decoder {decoder} is {kind}, which --task {args.task} cannot use")
     for option, name, owners in SPECIFIC_OPTIONS:
         if getattr(args, name) not in (None, False) and args.algorithm not in owners:
@@ -98,16 +103,17 @@ def _check_train_options(args):
             raise UsageError(f"{option} applies to --decoder {' or '.join(takers)}")
     if args.early_stopping is not None and args.dev is None:
         raise UsageError("--early-stopping needs a development set: --dev FILE")
-    misplaced = (
-        {
-            "--label-column": args.label_column is not None,
-            "--label": args.label is not None,
-            "--token-columns": args.token_columns is not None,
-            "--features": args.features != "auto",
-        }
-        if parsing
-        else {"--labelled/--unlabelled": args.labelled is not None}
-    )
+    sequence_options = {
+        "--label-column": args.label_column is not None,
+        "--label": args.label is not None,
+        "--token-columns": args.token_columns is not None,
+        "--features": args.features != "auto",
+    }
+    misplaced = {"--labelled/--unlabelled": args.labelled is not None}
+    if parsing:
+        misplaced = sequence_options
+    elif args.task == "constituency":
+        misplaced = {**sequence_options, **misplaced, "--format": args.format != "auto"}
     for option, given in misplaced.items():
         if given:
             raise UsageError(f"{option} does not apply to --task {args.task}")
@@ -116,7 +122,13 @@ def _check_train_options(args):
 
 
 def _decoder_name(args):
-    return args.decoder or ("eisner" if args.task == "parse" else "viterbi")
+    defaults = {"parse": "eisner", "constituency": "cky"}
+    return args.decoder or defaults.get(args.task, "viterbi")
+
+
+def _decoder_kind(task):
+    """What the decoders of ``task`` predict (``DECODER_TASKS``'s values)."""
+    return {"parse": "heads", "constituency": "constituency"}.get(task, "labels")
 
 
 def _can_label(model):
@@ -376,5 +388,5 @@ def _training_summary(model, task, seconds):
         return summary
     best = getattr(model, "best_iteration_", None)
     record = records[-1] if best is None else model.history_[best - 1]
-    score = "UAS" if task == "parse" else "token accuracy"
+    score = {"parse": "UAS", "constituency": "EVALB F1"}.get(task, "token accuracy")
     return f"{summary}; dev {score} {percent(record['dev_score'])} (epoch {record['epoch']})"
