@@ -7,6 +7,7 @@ from collections import Counter
 
 import numpy as np
 import pytest
+from scipy.special import logsumexp
 from sklearn.model_selection import GridSearchCV
 
 from skstruct import (
@@ -135,6 +136,35 @@ def test_loss_augmented_cky_finds_the_most_violating_tree(seed):
         structure.best(augmented, out)
         target = max(structure.score(scores, o) + structure.loss(None, 0, gold, o) for o in outputs)
         assert structure.score(augmented, out) == pytest.approx(target, abs=1e-9)
+
+
+@pytest.mark.parametrize("seed", range(8))
+@pytest.mark.parametrize("density", [1.0, 0.7])
+def test_inside_outside_equal_sums_over_every_tree(seed, density):
+    grammar, rng = _random_grammar(seed)
+    structure = AnchoredRules(128, grammar, None)
+    for n in (1, 2, 3, 4):
+        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
+        scores = _scores(structure, tags, rng, density)
+        scores = scores._replace(coef=0.5 * scores.coef)
+        outputs = _inside(structure, scores, _outputs(structure, tags))
+        log_z, mu = structure.marginals(scores)
+        if not outputs:
+            assert log_z == -np.inf
+            continue
+        every = np.array([structure.score(scores, output) for output in outputs])
+        assert log_z == pytest.approx(logsumexp(every), abs=1e-9)
+        p = np.exp(every - logsumexp(every))
+        gold = outputs[rng.integers(len(outputs))]
+        expected = np.zeros(128)
+        for weight, output in zip(p, outputs):
+            np.add.at(expected, structure.keys(scores.atoms, output), -weight)
+        np.add.at(expected, structure.keys(scores.atoms, gold), 1.0)
+        found = np.zeros(128)
+        structure.add_expected_delta(found, None, 0, gold, mu, 1.0)
+        assert np.allclose(found, expected, atol=1e-9)
+        keys, values = structure.expected_delta(None, 0, gold, mu)
+        assert np.allclose(expected[keys], values) and np.allclose(np.delete(expected, keys), 0)
 
 
 def test_the_loss_counts_labelled_spans_in_one_tree_and_not_the_other():
@@ -271,9 +301,17 @@ def test_every_learner_trains_the_parser(small, learner):
 
 def test_learners_that_need_what_cky_lacks_refuse_it(small):
     X, y, _, _ = small
-    for learner in (SWVP(CKY()), ExponentiatedGradientSSVM(CKY()), ConditionalRandomField(CKY())):
-        with pytest.raises(ValueError, match="CKY"):
+    with pytest.raises(ValueError, match="CKY builds trees"):
+        SWVP(CKY()).fit(X[:3], y[:3])
+    for learner in (ExponentiatedGradientSSVM(CKY()), StructuredSVM(CKY(), solver="eg")):
+        with pytest.raises(ValueError, match="scores its parts as the search goes"):
             learner.fit(X[:3], y[:3])
+
+
+def test_the_crf_learns_its_training_trees(small):
+    X, y, _, _ = small
+    model = ConditionalRandomField(CKY(), n_features=2**16, max_iter=40).fit(X[:25], y[:25])
+    assert model.score(X[:25], y[:25]) > 0.9
 
 
 def test_a_saved_parser_predicts_the_same_trees(small, tmp_path):

@@ -314,3 +314,137 @@ def best_trees(atoms, offsets, cells, cell_offsets, n_symbols, binary, left_star
                           n_features, none, none, FALSE,
                           out[out_offsets[s] : out_offsets[s + 1]])  # fmt: skip
         found[s] = score > NEG
+
+
+@njit
+def _logaddexp(a, b):
+    if a == NEG:
+        return b
+    if b == NEG:
+        return a
+    if a > b:
+        return a + np.log1p(np.exp(b - a))
+    return b + np.log1p(np.exp(a - b))
+
+
+@njit
+def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features):
+    """``(log Z, inner, outer)``: the log-sum of ``exp(score)`` over the trees of the
+    pruned space, and the inside charts (``inner[i, j, A]`` over the ways to build ``A``
+    over ``i..j-1`` by a binary rule, or as the word's tag; ``outer`` with an optional
+    unary rule on top). ``log Z`` is ``-inf`` where no tree spans the sentence."""
+    n, n_symbols = atoms.shape[0], allowed.shape[2]
+    shapes = shape_table(atoms)
+    inner = np.full((n + 1, n + 1, n_symbols), NEG)
+    outer = np.full((n + 1, n + 1, n_symbols), NEG)
+    live = np.empty((n + 1, n + 1, n_symbols), dtype=np.int32)
+    n_live = np.zeros((n + 1, n + 1), dtype=np.int64)
+    label = np.zeros(n_symbols)
+    keys = np.empty(N_LABEL_KEYS + N_BINARY_KEYS, dtype=np.int64)
+    for length in range(1, n + 1):
+        for i in range(n - length + 1):
+            j = i + length
+            if length == 1:
+                inner[i, j, atoms[i, TAG]] = 0.0
+            else:
+                _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j)
+            for k in range(i + 1, j):
+                for t in range(n_live[i, k]):
+                    b = live[i, k, t]
+                    for r in range(left_start[b], left_start[b + 1]):
+                        a, c = binary[r, 0], binary[r, 2]
+                        if outer[k, j, c] == NEG or not allowed[i, j, a]:
+                            continue
+                        m = binary_keys(atoms, r, i, k, j, n_features, keys, 0)
+                        total = outer[i, k, b] + outer[k, j, c] + label[a] + _total(coef, keys, m)
+                        inner[i, j, a] = _logaddexp(inner[i, j, a], total)
+            for a in range(n_symbols):
+                outer[i, j, a] = inner[i, j, a]
+            for u in range(unary.shape[0]):
+                a, b = unary[u, 0], unary[u, 1]
+                if inner[i, j, b] == NEG or not allowed[i, j, a]:
+                    continue
+                m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+                m = unary_keys(atoms, u, i, j, n_features, keys, m)
+                outer[i, j, a] = _logaddexp(outer[i, j, a], inner[i, j, b] + _total(coef, keys, m))
+            count = 0
+            for a in range(n_symbols):
+                if outer[i, j, a] > NEG:
+                    live[i, j, count] = a
+                    count += 1
+            n_live[i, j] = count
+    log_z = NEG
+    for a in range(n_symbols):
+        if root_ok[a] and outer[0, n, a] > NEG:
+            log_z = _logaddexp(log_z, outer[0, n, a] + coef[root_key(a, n_features)])
+    return log_z, inner, outer
+
+
+@njit
+def _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j):
+    """``label[A]``: the span features of ``(i, j)`` with each allowed label, scored."""
+    for a in range(allowed.shape[2]):
+        if allowed[i, j, a]:
+            m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+            label[a] = _total(coef, keys, m)
+
+
+@njit
+def _add(array, keys, m, value):
+    for t in range(m):
+        array[keys[t]] += value
+
+
+@njit
+def add_expected_features(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features,
+                          log_z, inner, outer, array, scale):  # fmt: skip
+    """``array += scale * E[phi]``, the features expected under ``p(tree) ∝
+    exp(score)`` over the pruned space, from :func:`inside`'s ``log Z`` and charts
+    (an outside pass: each part's probability is its outside score, its own and its
+    children's inside scores, less ``log Z``)."""
+    n, n_symbols = atoms.shape[0], allowed.shape[2]
+    shapes = shape_table(atoms)
+    above_outer = np.full((n + 1, n + 1, n_symbols), NEG)
+    above_inner = np.full((n + 1, n + 1, n_symbols), NEG)
+    label = np.zeros(n_symbols)
+    keys = np.empty(N_LABEL_KEYS + N_BINARY_KEYS, dtype=np.int64)
+    for a in range(n_symbols):
+        if root_ok[a] and outer[0, n, a] > NEG:
+            key = root_key(a, n_features)
+            above_outer[0, n, a] = coef[key]
+            array[key] += scale * np.exp(coef[key] + outer[0, n, a] - log_z)
+    for length in range(n, 0, -1):
+        for i in range(n - length + 1):
+            j = i + length
+            for a in range(n_symbols):
+                above_inner[i, j, a] = above_outer[i, j, a]
+            for u in range(unary.shape[0]):
+                a, b = unary[u, 0], unary[u, 1]
+                if above_outer[i, j, a] == NEG or inner[i, j, b] == NEG or not allowed[i, j, a]:
+                    continue
+                m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+                m = unary_keys(atoms, u, i, j, n_features, keys, m)
+                through = above_outer[i, j, a] + _total(coef, keys, m)
+                above_inner[i, j, b] = _logaddexp(above_inner[i, j, b], through)
+                _add(array, keys, m, scale * np.exp(through + inner[i, j, b] - log_z))
+            if length == 1:
+                continue
+            _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j)
+            for k in range(i + 1, j):
+                for b in range(n_symbols):
+                    left = outer[i, k, b]
+                    if left == NEG:
+                        continue
+                    for r in range(left_start[b], left_start[b + 1]):
+                        a, c = binary[r, 0], binary[r, 2]
+                        right = outer[k, j, c]
+                        if right == NEG or above_inner[i, j, a] == NEG or not allowed[i, j, a]:
+                            continue
+                        m = binary_keys(atoms, r, i, k, j, n_features, keys, 0)
+                        base = above_inner[i, j, a] + label[a] + _total(coef, keys, m)
+                        above_outer[i, k, b] = _logaddexp(above_outer[i, k, b], base + right)
+                        above_outer[k, j, c] = _logaddexp(above_outer[k, j, c], base + left)
+                        value = scale * np.exp(base + left + right - log_z)
+                        _add(array, keys, m, value)
+                        m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+                        _add(array, keys, m, value)

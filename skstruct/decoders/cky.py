@@ -67,7 +67,7 @@ class CKY(Decoder):
         return Capabilities(
             task=CONSTITUENCY,
             exact=True,
-            marginals=False,
+            marginals=True,
             prefix_trace=False,
             restarts=False,
             mixed_assignments=False,
@@ -114,6 +114,4 @@ class CKY(Decoder):
     def lacking(self, capability):
         if capability == "mixed_assignments":
             return "builds trees, which do not mix position by position"
-        if capability == "marginals":
-            return "has no marginals yet (inside-outside over anchored rules is to come)"
         return super().lacking(capability)

@@ -80,6 +80,13 @@ class StructuredDual:
                     f"The EG structured SVM needs {capability} of the structure, which "
                     f"{type(structure).__name__} with these parameters lacks."
                 )
+        if not structure.has_part_tables:
+            raise ValueError(
+                f"The EG structured SVM keeps a potential per part of every example, but "
+                f"{type(structure).__name__} scores its parts as the search goes, without a "
+                f"table of them; train it with StructuredSVM(solver='bcfw'), the perceptron "
+                f"or ConditionalRandomField."
+            )
         _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
         self.gold = np.asarray(gold)
         self.bounds = structure.output_offsets(encoded)

@@ -50,6 +50,9 @@ class Structure:
     has_marginals = False
     #: Whether :meth:`expected_delta` is available.
     has_expected_delta = False
+    #: Whether :meth:`scores` tabulates every part's potential (what EG's dual keeps a
+    #: copy of per example); False where the search scores parts as it goes.
+    has_part_tables = True
 
     def output_offsets(self, encoded):
         """Where each example's output ids lie in the flat outputs: here one output per

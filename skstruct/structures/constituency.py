@@ -43,6 +43,13 @@ class AnchoredRules(FixedLayout, Structure):
         What the grammar's trees were binarised by (undone on output).
     """
 
+    #: Exact marginals: inside-outside over the anchored rules of the pruned space.
+    has_marginals = True
+    has_expected_delta = True
+    #: The parts are scored as the search goes, never tabulated (a sentence has
+    #: hundreds of thousands of anchored rules): no dual potentials per part (EG).
+    has_part_tables = False
+
     def __init__(self, n_features, grammar, transform):
         self.n_features = n_features
         self.grammar = grammar
@@ -98,6 +105,33 @@ class AnchoredRules(FixedLayout, Structure):
         return total
 
     path_score = score
+
+    def marginals(self, scores):
+        """``(log Z, mu)`` over the trees of the pruned space: ``mu`` a
+        :class:`ParseMarginals` (the inside charts the expected features are read from)."""
+        g = self.grammar
+        log_z, inner, outer = _cky.inside(
+            scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
+            scores.coef, self.n_features,
+        )  # fmt: skip
+        return float(log_z), ParseMarginals(scores, float(log_z), inner, outer)
+
+    def add_expected_delta(self, array, encoded, i, gold, mu, scale):
+        """``array += scale * (phi(gold) - E_mu[phi])`` (an outside pass over ``mu``'s
+        charts)."""
+        scores, g = mu.scores, self.grammar
+        np.add.at(array, self.keys(scores.atoms, gold), scale)
+        _cky.add_expected_features(
+            scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
+            scores.coef, self.n_features, mu.log_z, mu.inner, mu.outer, array, -float(scale),
+        )  # fmt: skip
+
+    def expected_delta(self, encoded, i, gold, mu):
+        """``phi(gold) - E_mu[phi]`` as ``(keys, values)``."""
+        dense = np.zeros(self.n_features)
+        self.add_expected_delta(dense, encoded, i, gold, mu, 1.0)
+        keys = np.flatnonzero(dense)
+        return keys, dense[keys]
 
     def margin(self, scores, gold, mixed, a=None, b=None):
         """``w . phi(gold) - w . phi(mixed)``."""
@@ -228,3 +262,13 @@ class ParseScores(NamedTuple):
     loss_top: np.ndarray
     augmented: bool
     loss_constant: float
+
+
+class ParseMarginals(NamedTuple):
+    """What :meth:`AnchoredRules.marginals` gives: the scores it summed over, ``log Z``
+    and the inside charts (``inner``, ``outer``: (n + 1, n + 1, n_symbols))."""
+
+    scores: ParseScores
+    log_z: float
+    inner: np.ndarray
+    outer: np.ndarray
