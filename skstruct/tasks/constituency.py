@@ -7,9 +7,11 @@ from typing import NamedTuple
 import numpy as np
 
 from .._kernels import cky as _pcfg
+from .._kernels.threads import current_threads
 from ..metrics import evalb
 from ..trees import Grammar, Tree, TreeTransform, normalize
 from ..utils.arrays import concat_ranges
+from ..utils.parts import in_parts
 from ..utils.validation import is_lazy
 from ._base import Task
 
@@ -189,13 +191,11 @@ class Constituency(Task):
 
     def _encode(self, model, X, golds):
         """Atoms and pruned cells of the sentences ``X`` (a gold output's spans kept
-        where one is given)."""
+        where one is given). The pruning pass runs on numba's threads."""
         grammar = model.grammar_
-        atoms, cells, n_cells = [], [], []
-        threshold = model.decoder_.pruning
-        binary, unary, root = model.pruning_scores_
         X = [tagged_words(sentence, i) for i, sentence in enumerate(X)]
-        for i, ((words, tags), gold) in enumerate(zip(X, golds)):
+        atoms = []
+        for i, (words, tags) in enumerate(X):
             unknown = [tag for tag in tags if tag not in grammar.tags]
             if unknown:
                 raise ValueError(
@@ -206,19 +206,27 @@ class Constituency(Task):
             for t, (word, tag) in enumerate(zip(words, tags)):
                 word_id = model.words_.get(word) or model.words_.get(_signature(word), 0)
                 sentence[t] = word_id, grammar.index[tag], _shape(word)
-            post = _pcfg.span_posteriors(
-                sentence[:, 1].copy(), grammar.n_symbols, grammar.binary, binary,
-                grammar.left_start, grammar.unary, unary, root, True,
-            )  # fmt: skip
-            kept = np.flatnonzero(post.ravel() >= threshold)
-            if gold is not None:
-                kept = np.union1d(kept, model.structure_.cells(gold))
             atoms.append(sentence)
-            cells.append(kept.astype(np.int64))
-            n_cells.append(kept.size)
+        offsets = _offsets([len(sentence) for sentence in atoms])
+        cells = [None] * len(X)
+        threshold = model.decoder_.pruning
+        binary, unary, root = model.pruning_scores_
+
+        def prune(sentences):
+            for i in sentences:
+                post = _pcfg.span_posteriors(
+                    atoms[i][:, 1].copy(), grammar.n_symbols, grammar.binary, binary,
+                    grammar.left_start, grammar.unary, unary, root, True,
+                )  # fmt: skip
+                kept = np.flatnonzero(post.ravel() >= threshold)
+                if golds[i] is not None:
+                    kept = np.union1d(kept, model.structure_.cells(golds[i]))
+                cells[i] = kept.astype(np.int64)
+
+        in_parts(prune, offsets, current_threads(), power=3)
         return EncodedTrees(
-            np.concatenate(atoms), _offsets([len(a) for a in atoms]), np.concatenate(cells),
-            _offsets(n_cells), model.structure_.n_features, list(X),
+            np.concatenate(atoms), offsets, np.concatenate(cells),
+            _offsets([c.size for c in cells]), model.structure_.n_features, list(X),
         )  # fmt: skip
 
 
