@@ -94,15 +94,23 @@ def _inside(structure, scores, outputs):
     return [out for out in outputs if flat[structure.cells(out)].all()] if n else outputs
 
 
-@pytest.mark.parametrize("seed", range(10))
-@pytest.mark.parametrize("density", [1.0, 0.6])
-def test_cky_finds_the_best_tree_of_the_pruned_space(seed, density):
+def _cases(seed, density, n_features, scale=1.0):
+    """``(structure, n, scores, outputs)`` of random sentences of 1 to 4 words under a
+    random grammar, pruned to ``density`` of the labelled spans (``outputs``: every tree
+    of the pruned space)."""
     grammar, rng = _random_grammar(seed)
-    structure = AnchoredRules(256, grammar, None)
+    structure = AnchoredRules(n_features, grammar, None)
     for n in (1, 2, 3, 4):
         tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
         scores = _scores(structure, tags, rng, density)
-        outputs = _inside(structure, scores, _outputs(structure, tags))
+        scores = scores._replace(coef=scale * scores.coef)
+        yield structure, n, scores, _inside(structure, scores, _outputs(structure, tags))
+
+
+@pytest.mark.parametrize("seed", range(10))
+@pytest.mark.parametrize("density", [1.0, 0.6])
+def test_cky_finds_the_best_tree_of_the_pruned_space(seed, density):
+    for structure, n, scores, outputs in _cases(seed, density, 256):
         out = np.full(6 * n - 5, -7, dtype=np.int32)
         best = structure.best(scores, out)
         if not outputs:
@@ -141,13 +149,8 @@ def test_loss_augmented_cky_finds_the_most_violating_tree(seed):
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("density", [1.0, 0.7])
 def test_inside_outside_equal_sums_over_every_tree(seed, density):
-    grammar, rng = _random_grammar(seed)
-    structure = AnchoredRules(128, grammar, None)
-    for n in (1, 2, 3, 4):
-        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
-        scores = _scores(structure, tags, rng, density)
-        scores = scores._replace(coef=0.5 * scores.coef)
-        outputs = _inside(structure, scores, _outputs(structure, tags))
+    rng = np.random.default_rng(seed)
+    for structure, _, scores, outputs in _cases(seed, density, 128, scale=0.5):
         log_z, mu = structure.marginals(scores)
         if not outputs:
             assert log_z == -np.inf

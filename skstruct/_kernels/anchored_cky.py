@@ -31,6 +31,7 @@ from numba import prange
 
 from ._config import FALSE, njit, njit_parallel
 from .arc_features import _hash
+from .cky import _logaddexp
 
 NEG = -np.inf
 WORD, TAG, SHAPE = np.int64(0), np.int64(1), np.int64(2)
@@ -264,8 +265,15 @@ def _best_unaries(atoms, shapes, allowed, unary, coef, n_features, loss_top, aug
         if total > outer[i, j, a]:
             outer[i, j, a] = total
             urule[i, j, a] = u
+    _list_live(outer, live, n_live, i, j)
+
+
+@njit
+def _list_live(outer, live, n_live, i, j):
+    """``live[i, j, :n_live[i, j]]``: the symbols of span ``(i, j)`` with a finite
+    ``outer`` score (the left children worth trying)."""
     count = 0
-    for a in range(n_symbols):
+    for a in range(outer.shape[2]):
         if outer[i, j, a] > NEG:
             live[i, j, count] = a
             count += 1
@@ -317,17 +325,6 @@ def best_trees(atoms, offsets, cells, cell_offsets, n_symbols, binary, left_star
 
 
 @njit
-def _logaddexp(a, b):
-    if a == NEG:
-        return b
-    if b == NEG:
-        return a
-    if a > b:
-        return a + np.log1p(np.exp(b - a))
-    return b + np.log1p(np.exp(a - b))
-
-
-@njit
 def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features):
     """``(log Z, inner, outer)``: the log-sum of ``exp(score)`` over the trees of the
     pruned space, and the inside charts (``inner[i, j, A]`` over the ways to build ``A``
@@ -367,12 +364,7 @@ def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features)
                 m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
                 m = unary_keys(atoms, u, i, j, n_features, keys, m)
                 outer[i, j, a] = _logaddexp(outer[i, j, a], inner[i, j, b] + _total(coef, keys, m))
-            count = 0
-            for a in range(n_symbols):
-                if outer[i, j, a] > NEG:
-                    live[i, j, count] = a
-                    count += 1
-            n_live[i, j] = count
+            _list_live(outer, live, n_live, i, j)
     log_z = NEG
     for a in range(n_symbols):
         if root_ok[a] and outer[0, n, a] > NEG:

@@ -8,6 +8,7 @@ import numpy as np
 
 from .._kernels import cky as _pcfg
 from .._kernels.threads import current_threads
+from ..features import EncodedSequences
 from ..metrics import evalb
 from ..trees import Grammar, Tree, TreeTransform, normalize
 from ..utils.arrays import concat_ranges
@@ -38,13 +39,8 @@ class EncodedTrees(NamedTuple):
     n_features: int
     sentences: list
 
-    @property
-    def n_sentences(self):
-        return self.offsets.shape[0] - 1
-
-    @property
-    def n_tokens(self):
-        return int(self.offsets[-1])
+    n_sentences = EncodedSequences.n_sentences
+    n_tokens = EncodedSequences.n_tokens
 
     def sentence(self, i):
         """The atoms of sentence ``i``."""
