@@ -18,9 +18,11 @@ class CKY(Decoder):
     parsed in parallel.
 
     The grammar's symbols and rules are those of the training trees, binarised with
-    ``horizontal`` and ``vertical`` markovisation (:class:`~skstruct.trees.TreeTransform`;
-    the default is Hall et al.'s X-bar grammar: the features carry what richer symbols
-    would). The search runs in a space pruned by a first pass: a treebank PCFG over the
+    ``horizontal`` and ``vertical`` markovisation (:class:`~skstruct.trees.TreeTransform`).
+    The features carry what richer symbols would, so the grammar can stay small: the
+    default (first-order horizontal markovisation, no parent annotation) was chosen on
+    the treebank sample's dev set over Hall et al.'s X-bar grammar (``horizontal=0``),
+    87.88 F1 against 87.81, in two thirds of the training time. The search runs in a space pruned by a first pass: a treebank PCFG over the
     same symbols keeps a labelled span when the best tree through it is at least
     ``pruning`` times as probable as its best tree (max-marginals); while training,
     the gold tree's spans are always kept. A sentence the PCFG cannot parse is parsed
@@ -31,7 +33,7 @@ class CKY(Decoder):
 
     Parameters
     ----------
-    horizontal : int or None, default=0
+    horizontal : int or None, default=1
     vertical : int, default=1
         Markovisation of the grammar.
     pruning : float in (0, 1], default=1e-5
@@ -57,7 +59,7 @@ class CKY(Decoder):
         "pruning": [Interval(Real, 0, 1, closed="right")],
     }
 
-    def __init__(self, horizontal=0, vertical=1, pruning=1e-5):
+    def __init__(self, horizontal=1, vertical=1, pruning=1e-5):
         self.horizontal = horizontal
         self.vertical = vertical
         self.pruning = pruning
