@@ -361,6 +361,15 @@ def test_bad_input_names_the_example(small):
     assert as_text.predict(X[:2]) == model.predict(X[:2])
 
 
+def test_partial_fit_goes_on_in_the_grammar_it_has(small):
+    X, y, _, _ = small
+    model = StructuredPerceptron(XBAR, random_state=0).partial_fit(X[:30], y[:30])
+    model.partial_fit(X[:30], y[:30])
+    assert model.n_iter_ == 2 and model.score(X[:30], y[:30]) > 0.5
+    with pytest.raises(ValueError, match="Example 0: the tree uses a symbol or rule"):
+        model.partial_fit([[("it", "PRP")]], ["( (FRAG (PRP it)) )"])
+
+
 def test_a_sentence_the_grammar_cannot_span_is_parsed_flat():
     trees = [Tree.fromstring("( (S (NP (DT a) (NN b)) (VP (VB c))) )")] * 2
     X = [tree.pos() for tree in trees]

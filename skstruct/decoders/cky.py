@@ -22,11 +22,14 @@ class CKY(Decoder):
     The features carry what richer symbols would, so the grammar can stay small: the
     default (first-order horizontal markovisation, no parent annotation) was chosen on
     the treebank sample's dev set over Hall et al.'s X-bar grammar (``horizontal=0``),
-    87.88 F1 against 87.81, in two thirds of the training time. The search runs in a space pruned by a first pass: a treebank PCFG over the
-    same symbols keeps a labelled span when the best tree through it is at least
-    ``pruning`` times as probable as its best tree (max-marginals); while training,
-    the gold tree's spans are always kept. A sentence the PCFG cannot parse is parsed
-    flat (an ``S`` over its tags).
+    87.88 F1 against 87.81, in two thirds of the training time; on a few hundred
+    training trees, the X-bar grammar spans more sentences.
+
+    The search runs in a space pruned by a first pass (on numba's threads): a treebank
+    PCFG over the same symbols keeps a labelled span when the best tree through it is
+    at least ``pruning`` times as probable as its best tree (max-marginals); while
+    training, the gold tree's spans are always kept. A sentence the PCFG cannot parse
+    is parsed flat (an ``S`` over its tags).
 
     ``X`` is tagged sentences (token dicts with a form and ``xpos``/``pos``, or
     ``(word, tag)`` pairs), ``y`` and ``predict`` are :class:`~skstruct.trees.Tree`\\ s.

@@ -211,7 +211,10 @@ class AnchoredRules(FixedLayout, Structure):
             nodes[slot] = (i, k, j, rule, above)
             return j
 
-        walk(tree[0] if len(tree) == 1 else tree, 0, -1)
+        try:
+            walk(tree[0] if len(tree) == 1 else tree, 0, -1)
+        except KeyError as exc:
+            raise ValueError(f"the tree uses a symbol or rule the grammar lacks: {exc}") from None
         if nodes:
             out[n:] = np.asarray(nodes, dtype=np.int32).ravel()
         return out

@@ -181,7 +181,15 @@ class Constituency(Task):
 
     def _training(self, model, X, binarised):
         structure = model.structure_
-        golds = [structure.encode_tree(tree, len(sentence)) for sentence, tree in zip(X, binarised)]
+        golds = []
+        for i, (sentence, tree) in enumerate(zip(X, binarised)):
+            try:
+                golds.append(structure.encode_tree(tree, len(sentence)))
+            except ValueError as exc:
+                raise ValueError(
+                    f"Example {i}: {exc} (partial_fit learns no new rules: fit on trees "
+                    f"that have them all)."
+                ) from None
         encoded = self._encode(model, X, golds)
         return encoded, np.concatenate(golds).astype(np.int32)
 
