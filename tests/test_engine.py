@@ -23,6 +23,7 @@ from skstruct.datasets import load_conllu, make_chain_data
 from skstruct.decoders import DECODERS, Decoder
 from skstruct.engine._fused import chain_search_epoch, fused_epoch
 from skstruct.learners import BaseStructuredLearner
+from skstruct.trees import Tree
 from tests.test_contract import _tree_data
 from tests.test_updates import _PlainStandard
 
@@ -33,6 +34,14 @@ def ptb(corpus):
     return X[:120], y[:120]
 
 
+#: Phrase-structure trees for the constituency decoders.
+PHRASE_TREES = [
+    "( (S (NP (DT the) (NN dog)) (VP (VBZ sees) (NP (DT a) (NN cat))) (. .)) )",
+    "( (S (NP (PRP it)) (VP (VBZ barks)) (. .)) )",
+    "( (S (NP (DT a) (JJ big) (NN cat)) (VP (VBZ sees) (NP (PRP it)))) )",
+]
+
+
 @pytest.mark.parametrize("name", sorted(DECODERS))
 def test_every_decoder_decodes_as_its_batch_predict(name):
     decoder = DECODERS[name]()
@@ -40,6 +49,9 @@ def test_every_decoder_decodes_as_its_batch_predict(name):
     capabilities = decoder.capabilities
     if capabilities.task.name == "heads":
         X, y = _tree_data()
+    elif capabilities.task.name == "constituency":
+        y = [Tree.fromstring(t) for t in PHRASE_TREES]
+        X = [tree.pos() for tree in y]
     else:
         X, y = make_chain_data(30, n_labels=3, n_words=12, random_state=1)
         X = TokenFeatures().fit_transform(X)
@@ -47,10 +59,11 @@ def test_every_decoder_decodes_as_its_batch_predict(name):
     model = StructuredPerceptron(decoder, update=update, max_iter=2, random_state=0).fit(X, y)
     encoded = model.encode(X)
     batch = model.decoder_.predict(model.structure_, encoded, model.coef_)
+    bounds = model.structure_.output_offsets(encoded)
     for i in range(encoded.n_sentences):
         scores = model.structure_.scores(encoded, i, model.coef_)
         one = model.decoder_.decode(model.structure_, scores)
-        np.testing.assert_array_equal(one, batch[encoded.offsets[i] : encoded.offsets[i + 1]])
+        np.testing.assert_array_equal(one, batch[bounds[i] : bounds[i + 1]])
 
 
 @pytest.mark.data

@@ -31,12 +31,14 @@ class StructuredPerceptron(BaseStructuredLearner):
     Parameters
     ----------
     decoder : Viterbi, BeamSearch, Greedy, Eisner, ChuLiuEdmonds, ArcStandard, \
-            ArcEager or None, default=None
+            ArcEager, CKY, BestCandidate or None, default=None
         How outputs are searched, and so which structure is learnt. Sequences:
         ``Viterbi(order=0|1|2)`` (exact), ``BeamSearch(beam_size)``, ``Greedy()``.
         Dependency trees: ``Eisner(order=1|2)`` (exact projective),
         ``ChuLiuEdmonds()`` (exact non-projective), ``ArcStandard(beam_size)`` and
-        ``ArcEager(beam_size)`` (transition-based beam search). ``None`` means
+        ``ArcEager(beam_size)`` (transition-based beam search). Phrase-structure
+        trees: ``CKY()`` (tagged sentences in, :class:`~skstruct.trees.Tree` out).
+        Candidate sets (reranking): ``BestCandidate()``. ``None`` means
         ``Viterbi()``, an exact first-order chain. ``GridSearchCV`` reaches their
         parameters as ``decoder__order`` or ``decoder__beam_size``.
     update : {"standard", "early", "hybrid", "max_violation", "latest", "laso"} or \
