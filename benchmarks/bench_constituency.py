@@ -6,8 +6,8 @@ the PCFG's max-marginals).
 Settings are chosen on dev (the PCFG's markovisation; the parser's grammar), then the
 test split is scored once by EVALB (COLLINS.prm): with gold tags as input, and with
 the tags of our own tagger (``StructuredPerceptron(features=TokenFeatures())``, Viterbi,
-trained on the same training sentences) as a second row. The chosen parser is fitted once more without a
-dev set, for the training time.
+trained on the same training sentences) as a second row. The chosen parser is fitted
+once more without a dev set, for the training time.
 
 Run: ``python benchmarks/bench_constituency.py``; the corpus comes from
 ``fetch_treebank`` (``$SKSTRUCT_DATA`` or ``~/skstruct_data``).
