@@ -82,6 +82,10 @@ def test_scores_loss_and_augment_equal_their_twins(seed):
             assert structure.score(augmented, output) == pytest.approx(
                 rows[c] @ coef + loss, abs=1e-12
             )
+            weighted = structure.augment(scores, gold, loss_weight=-1.5)  # batch EG's
+            assert structure.score(weighted, output) == pytest.approx(
+                rows[c] @ coef - 1.5 * loss, abs=1e-12
+            )
 
 
 @SEEDS

@@ -170,6 +170,41 @@ def test_inside_outside_equal_sums_over_every_tree(seed, density):
         assert np.allclose(expected[keys], values) and np.allclose(np.delete(expected, keys), 0)
 
 
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("loss_weight", [-1.5, 0.0, 0.7])
+def test_loss_weighted_marginals_and_expected_losses_equal_sums_over_every_tree(seed, loss_weight):
+    """What batch EG's compact dual reads: the distribution of ``score + loss_weight *
+    loss``, its expected features and its expected loss."""
+    rng = np.random.default_rng(seed)
+    for structure, _, scores, outputs in _cases(seed, 0.8, 128, scale=0.5):
+        if not outputs:
+            continue
+        gold = outputs[rng.integers(len(outputs))]
+        augmented = structure.augment(scores, gold, loss_weight=loss_weight)
+        loss = np.array([structure.loss(None, 0, gold, output) for output in outputs])
+        every = np.array([structure.score(scores, output) for output in outputs])
+        every += loss_weight * loss
+        log_z, mu = structure.marginals(augmented)
+        assert log_z == pytest.approx(logsumexp(every), abs=1e-9)
+        assert [structure.score(augmented, o) for o in outputs] == pytest.approx(every, abs=1e-9)
+        p = np.exp(every - logsumexp(every))
+        expected = np.zeros(128)
+        for weight, output in zip(p, outputs):
+            np.add.at(expected, structure.keys(scores.atoms, output), -weight)
+        np.add.at(expected, structure.keys(scores.atoms, gold), 1.0)
+        found = np.zeros(128)
+        structure.add_expected_delta(found, None, 0, gold, mu, 1.0)
+        assert np.allclose(found, expected, atol=1e-9)
+        assert structure.expected_loss(mu, gold) == pytest.approx(p @ loss, abs=1e-9)
+        fresh = structure.marginals(augmented)[1]  # no outside pass run on it yet
+        assert structure.expected_loss(fresh, gold) == pytest.approx(p @ loss, abs=1e-9)
+        # marginals of the plain scores, the loss against gold expected under them
+        plain = np.array([structure.score(scores, output) for output in outputs])
+        q = np.exp(plain - logsumexp(plain))
+        mu = structure.marginals(scores)[1]
+        assert structure.expected_loss(mu, gold) == pytest.approx(q @ loss, abs=1e-9)
+
+
 def test_the_loss_counts_labelled_spans_in_one_tree_and_not_the_other():
     trees = [Tree.fromstring("( (S (NP (DT a) (NN b)) (VP (VB c) (NP (NN d)))) )")]
     structure = AnchoredRules(64, Grammar.count(TreeTransform(0, 1).fit_transform(trees)), None)
@@ -297,10 +332,11 @@ def test_predicting_in_a_batch_equals_decoding_each_sentence(small):
         PassiveAggressive(CKY(), max_iter=5, random_state=0),
         AROW(CKY(), max_iter=5, random_state=0),
         StructuredSVM(CKY(), C=10.0, max_iter=8, random_state=0),
+        ExponentiatedGradientSSVM(CKY(), online=False, C=10.0, max_iter=30, n_features=2**16),
         ParameterMixing(StructuredPerceptron(CKY(), max_iter=3, random_state=0), n_shards=2,
                         max_iter=3),
     ],
-    ids=["pa", "arow", "bcfw", "mixing"],
+    ids=["pa", "arow", "bcfw", "eg-batch", "mixing"],
 )  # fmt: skip
 def test_every_learner_trains_the_parser(small, learner):
     X, y, _, _ = small
@@ -312,7 +348,7 @@ def test_learners_that_need_what_cky_lacks_refuse_it(small):
     with pytest.raises(ValueError, match="CKY builds trees"):
         SWVP(CKY()).fit(X[:3], y[:3])
     for learner in (ExponentiatedGradientSSVM(CKY()), StructuredSVM(CKY(), solver="eg")):
-        with pytest.raises(ValueError, match="scores its parts as the search goes"):
+        with pytest.raises(ValueError, match=r"never tabulates.*pass online=False"):
             learner.fit(X[:3], y[:3])
 
 

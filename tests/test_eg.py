@@ -13,6 +13,7 @@ from sklearn.pipeline import make_pipeline
 from skstruct import (
     ArcStandard,
     BeamSearch,
+    BestCandidate,
     ChuLiuEdmonds,
     Eisner,
     ExponentiatedGradientSSVM,
@@ -23,12 +24,13 @@ from skstruct import (
 from skstruct._kernels import eg as _eg
 from skstruct._kernels import tree as _tree
 from skstruct._kernels.threads import available_threads, numba_threads
-from skstruct.datasets import fetch_conll2000, load_conllu, make_chain_data
+from skstruct.datasets import fetch_conll2000, load_conllu, make_candidate_data, make_chain_data
 from skstruct.features import crfsuite_tutorial_features
+from skstruct.learners import _svm
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
 from skstruct.solvers import _eg as _eg_duals
 from skstruct.solvers import batch_step, dual_objective, objectives, online_step
-from skstruct.solvers._eg import ChainDual, StructuredDual, TreeDual, gold_potential
+from skstruct.solvers._eg import ChainDual, CompactDual, StructuredDual, TreeDual, gold_potential
 from skstruct.structures import ArcFactoredTree, EmissionRows, LinearChain
 from tests import naive
 from tests.kernels.test_chain import _encode
@@ -113,18 +115,19 @@ def _tree_problem(seed, projective, single_root, n_sentences=3, max_words=4, n_f
 
 def _dual(kind, seed, C):
     """The dual of a problem of ``kind`` (``generic-`` in front: the protocol's
-    :class:`StructuredDual`, else the structure's fast path) and its twin's examples."""
-    generic = kind.startswith("generic-")
-    kind = kind.removeprefix("generic-")
+    :class:`StructuredDual`; ``compact-``: batch EG's :class:`CompactDual`; else the
+    structure's fast path) and its twin's examples."""
+    prefix, _, rest = kind.partition("-")
+    prefix, kind = (prefix, rest) if prefix in ("generic", "compact") else ("", kind)
     if kind in CHAIN_KINDS:
         pairs = "seen" if kind == "chain-seen" else "full"
         structure, encoded, gold, examples = _chain_problem(seed, pairs=pairs)
-        dual = StructuredDual if generic else ChainDual
+        dual = {"generic": StructuredDual, "compact": CompactDual}.get(prefix, ChainDual)
         return dual(structure, Viterbi(), encoded, gold, C), examples
     projective, single_root = {"eisner": (True, False), "eisner-1root": (True, True),
                                "matrix-tree": (False, False)}[kind]  # fmt: skip
     structure, decoder, encoded, gold, examples = _tree_problem(seed, projective, single_root)
-    dual = StructuredDual if generic else TreeDual
+    dual = {"generic": StructuredDual, "compact": CompactDual}.get(prefix, TreeDual)
     return dual(structure, decoder, encoded, gold, C), examples
 
 
@@ -166,7 +169,7 @@ def test_online_iterates_equal_the_explicit_alpha_tables(
     np.testing.assert_allclose(dual.coef(), coef, atol=1e-9)  # incremental = afresh
 
 
-@pytest.mark.parametrize("kind", KINDS)
+@pytest.mark.parametrize("kind", KINDS + [f"compact-{kind}" for kind in FAST_KINDS])
 @pytest.mark.parametrize("adaptive", [False, True])
 def test_batch_iterates_equal_the_explicit_alpha_tables(kind, adaptive):
     C, rate = 4.0, 2.0
@@ -464,6 +467,23 @@ def test_estimator_through_the_generic_dual_equals_its_fast_path(parses, monkeyp
     for want, got in zip(fast.history_, generic.history_):
         for key in ("primal", "dual", "gap"):
             assert got[key] == pytest.approx(want[key], rel=1e-10)  # 3 epochs of rounding
+
+
+def test_batch_eg_through_the_compact_dual_equals_the_generic_one(monkeypatch):
+    """Candidate sets (a structure without fast paths): batch EG with explicit
+    potentials and with the compact dual, three steps through the estimator."""
+    X, y = make_candidate_data(30, n_candidates=(2, 6), random_state=1)
+
+    def make():
+        return ExponentiatedGradientSSVM(BestCandidate(), online=False, max_iter=3, tol=None)
+
+    generic = make().fit(X, y)
+    monkeypatch.setattr(_svm, "dual_for", lambda structure: CompactDual)
+    compact = make().fit(X, y)
+    np.testing.assert_allclose(compact.coef_, generic.coef_, rtol=1e-9, atol=1e-10)
+    for want, got in zip(generic.history_, compact.history_):
+        for key in ("primal", "dual", "gap", "mean_rate"):
+            assert got[key] == pytest.approx(want[key], rel=1e-9)
 
 
 def test_chain_weights_cover_every_pair():

@@ -130,11 +130,16 @@ def test_loss_refuses_outputs_of_another_length():
 
 @structures
 @pytest.mark.parametrize("seed", range(3))
-def test_augment_adds_the_loss_to_every_outputs_score(name, seed):
+@pytest.mark.parametrize("loss_weight", [None, -2.5, 0.0, 0.4])
+def test_augment_adds_the_loss_to_every_outputs_score(name, seed, loss_weight):
     structure, scores, outputs, gold = _every_output_and_a_gold(name, seed)
-    augmented = structure.augment(scores, gold)
+    if loss_weight is None:  # the default: the loss itself
+        augmented, loss_weight = structure.augment(scores, gold), 1.0
+    else:  # batch EG's compact dual
+        augmented = structure.augment(scores, gold, loss_weight=loss_weight)
     for output in outputs:
-        expected = structure.score(scores, output) + structure.loss(None, 0, gold, output)
+        loss = structure.loss(None, 0, gold, output)
+        expected = structure.score(scores, output) + loss_weight * loss
         assert structure.score(augmented, output) == pytest.approx(expected, abs=1e-9)
 
 

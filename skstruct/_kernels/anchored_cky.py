@@ -325,11 +325,14 @@ def best_trees(atoms, offsets, cells, cell_offsets, n_symbols, binary, left_star
 
 
 @njit
-def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features):
+def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features, loss_inner,
+           loss_top, loss_weight, augmented):  # fmt: skip
     """``(log Z, inner, outer)``: the log-sum of ``exp(score)`` over the trees of the
     pruned space, and the inside charts (``inner[i, j, A]`` over the ways to build ``A``
     over ``i..j-1`` by a binary rule, or as the word's tag; ``outer`` with an optional
-    unary rule on top). ``log Z`` is ``-inf`` where no tree spans the sentence."""
+    unary rule on top). ``log Z`` is ``-inf`` where no tree spans the sentence. With
+    ``augmented``, a binary node's score gains ``loss_weight * loss_inner[i, j, A]`` and
+    a unary one's ``loss_weight * loss_top[i, j, A']`` (as in :func:`best_tree`)."""
     n, n_symbols = atoms.shape[0], allowed.shape[2]
     shapes = shape_table(atoms)
     inner = np.full((n + 1, n + 1, n_symbols), NEG)
@@ -344,7 +347,8 @@ def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features)
             if length == 1:
                 inner[i, j, atoms[i, TAG]] = 0.0
             else:
-                _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j)
+                _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j,
+                              loss_inner, loss_weight, augmented)  # fmt: skip
             for k in range(i + 1, j):
                 for t in range(n_live[i, k]):
                     b = live[i, k, t]
@@ -361,9 +365,10 @@ def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features)
                 a, b = unary[u, 0], unary[u, 1]
                 if inner[i, j, b] == NEG or not allowed[i, j, a]:
                     continue
-                m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
-                m = unary_keys(atoms, u, i, j, n_features, keys, m)
-                outer[i, j, a] = _logaddexp(outer[i, j, a], inner[i, j, b] + _total(coef, keys, m))
+                own = _unary_score(atoms, shapes, coef, n_features, keys, u, a, i, j, loss_top,
+                                   loss_weight, augmented)  # fmt: skip
+                total = inner[i, j, b] + own
+                outer[i, j, a] = _logaddexp(outer[i, j, a], total)
             _list_live(outer, live, n_live, i, j)
     log_z = NEG
     for a in range(n_symbols):
@@ -373,12 +378,29 @@ def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features)
 
 
 @njit
-def _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j):
-    """``label[A]``: the span features of ``(i, j)`` with each allowed label, scored."""
+def _unary_score(atoms, shapes, coef, n_features, keys, u, a, i, j, loss_top, loss_weight,
+                 augmented):  # fmt: skip
+    """The score of unary rule ``u`` (to ``A' = a``) over ``(i, j)``, its loss weighted
+    in when ``augmented``; ``keys`` left holding its feature ids."""
+    m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+    m = unary_keys(atoms, u, i, j, n_features, keys, m)
+    total = _total(coef, keys, m)
+    if augmented:
+        total += loss_weight * loss_top[i, j, a]
+    return total
+
+
+@njit
+def _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j, loss_inner,
+                  loss_weight, augmented):  # fmt: skip
+    """``label[A]``: the span features of ``(i, j)`` with each allowed label, scored (with
+    the binary node's weighted loss when ``augmented``)."""
     for a in range(allowed.shape[2]):
         if allowed[i, j, a]:
             m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
             label[a] = _total(coef, keys, m)
+            if augmented:
+                label[a] += loss_weight * loss_inner[i, j, a]
 
 
 @njit
@@ -389,22 +411,30 @@ def _add(array, keys, m, value):
 
 @njit
 def add_expected_features(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features,
-                          log_z, inner, outer, array, scale):  # fmt: skip
+                          loss_inner, loss_top, loss_weight, augmented, log_z, inner, outer,
+                          array, scale):  # fmt: skip
     """``array += scale * E[phi]``, the features expected under ``p(tree) ∝
     exp(score)`` over the pruned space, from :func:`inside`'s ``log Z`` and charts
-    (an outside pass: each part's probability is its outside score, its own and its
-    children's inside scores, less ``log Z``)."""
+    (given the same scores and loss), by an outside pass: each part's probability is
+    its outside score, its own and its children's inside scores, less ``log Z``.
+    ``scale`` 0 adds nothing (``array`` is not read).
+
+    Returns the expected loss (without its constant) when ``augmented``: the sum of
+    ``loss_inner`` and ``loss_top`` over the nodes, each times its probability
+    (unweighted by ``loss_weight``); 0 otherwise."""
     n, n_symbols = atoms.shape[0], allowed.shape[2]
     shapes = shape_table(atoms)
     above_outer = np.full((n + 1, n + 1, n_symbols), NEG)
     above_inner = np.full((n + 1, n + 1, n_symbols), NEG)
     label = np.zeros(n_symbols)
     keys = np.empty(N_LABEL_KEYS + N_BINARY_KEYS, dtype=np.int64)
+    adding, expected_loss = scale != 0.0, 0.0
     for a in range(n_symbols):
         if root_ok[a] and outer[0, n, a] > NEG:
             key = root_key(a, n_features)
             above_outer[0, n, a] = coef[key]
-            array[key] += scale * np.exp(coef[key] + outer[0, n, a] - log_z)
+            if adding:
+                array[key] += scale * np.exp(coef[key] + outer[0, n, a] - log_z)
     for length in range(n, 0, -1):
         for i in range(n - length + 1):
             j = i + length
@@ -414,14 +444,20 @@ def add_expected_features(atoms, allowed, binary, left_start, unary, root_ok, co
                 a, b = unary[u, 0], unary[u, 1]
                 if above_outer[i, j, a] == NEG or inner[i, j, b] == NEG or not allowed[i, j, a]:
                     continue
-                m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
-                m = unary_keys(atoms, u, i, j, n_features, keys, m)
-                through = above_outer[i, j, a] + _total(coef, keys, m)
+                own = _unary_score(atoms, shapes, coef, n_features, keys, u, a, i, j, loss_top,
+                                   loss_weight, augmented)  # fmt: skip
+                through = above_outer[i, j, a] + own
                 above_inner[i, j, b] = _logaddexp(above_inner[i, j, b], through)
-                _add(array, keys, m, scale * np.exp(through + inner[i, j, b] - log_z))
+                probability = np.exp(through + inner[i, j, b] - log_z)
+                if adding:
+                    m = N_LABEL_KEYS + N_UNARY_KEYS
+                    _add(array, keys, m, scale * probability)
+                if augmented:
+                    expected_loss += probability * loss_top[i, j, a]
             if length == 1:
                 continue
-            _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j)
+            _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j,
+                          loss_inner, loss_weight, augmented)  # fmt: skip
             for k in range(i + 1, j):
                 for b in range(n_symbols):
                     left = outer[i, k, b]
@@ -436,7 +472,11 @@ def add_expected_features(atoms, allowed, binary, left_start, unary, root_ok, co
                         base = above_inner[i, j, a] + label[a] + _total(coef, keys, m)
                         above_outer[i, k, b] = _logaddexp(above_outer[i, k, b], base + right)
                         above_outer[k, j, c] = _logaddexp(above_outer[k, j, c], base + left)
-                        value = scale * np.exp(base + left + right - log_z)
-                        _add(array, keys, m, value)
-                        m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
-                        _add(array, keys, m, value)
+                        probability = np.exp(base + left + right - log_z)
+                        if augmented:
+                            expected_loss += probability * loss_inner[i, j, a]
+                        if adding:
+                            _add(array, keys, m, scale * probability)
+                            m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+                            _add(array, keys, m, scale * probability)
+    return expected_loss

@@ -113,6 +113,12 @@ class SVMLearner(StructuredModel):
 
     def _dual(self, encoded, gold, sample_weight=None, n_threads=1):
         dual = dual_for(self.structure_)
+        if self.online and not dual.online_steps:
+            raise ValueError(
+                f"Online EG keeps potentials for each part of every example, which "
+                f"{type(self.structure_).__name__} never tabulates; batch EG keeps them in "
+                f"one vector: pass online=False."
+            )
         if dual is TreeDual:  # its kernels read heads
             gold = self.structure_.split_outputs(gold)[0]
         return dual(self.structure_, self.decoder_, encoded, gold, self.C, sample_weight,

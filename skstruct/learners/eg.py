@@ -32,11 +32,12 @@ class ExponentiatedGradientSSVM(SVMLearner):
 
     Parameters
     ----------
-    decoder : Viterbi, Eisner, ChuLiuEdmonds or None, default=None
+    decoder : Viterbi, Eisner, ChuLiuEdmonds, BestCandidate, CKY or None, default=None
         The structure: ``Viterbi()`` (first-order chain, the default), ``Eisner()``
-        (first-order projective trees) or ``ChuLiuEdmonds()`` (any tree); with
-        ``single_root`` the dual ranges over single-root trees. Predictions are this
-        decoder's argmax under ``w``.
+        (first-order projective trees), ``ChuLiuEdmonds()`` (any tree), ``BestCandidate()``
+        (reranking) or ``CKY()`` (constituency trees, batch EG only: see ``online``);
+        with ``single_root`` the dual ranges over single-root trees. Predictions are
+        this decoder's argmax under ``w``.
     features : transformer or None, default=None
         As for :class:`~skstruct.StructuredPerceptron`; for parsers an
         :class:`~skstruct.ArcFeatures` (the default).
@@ -61,7 +62,9 @@ class ExponentiatedGradientSSVM(SVMLearner):
     online : bool, default=True
         Online EG (update one example's ``alpha_i`` and ``w`` in turn, the JMLR paper's
         faster variant) or batch EG (all examples against the same ``w``, then ``w``
-        recomputed).
+        recomputed). Constituency trees (``CKY``) train in batch only: their parts are
+        never tabulated, and batch EG's potentials are, for every example, ``a_i``
+        times the loss plus one weight-shaped vector's scores (``CompactDual``).
     max_iter : int, default=30
         Epochs (passes over the training data).
     tol : float or None, default=1e-3
@@ -98,7 +101,7 @@ class ExponentiatedGradientSSVM(SVMLearner):
     structure_ : LinearChain or ArcFactoredTree
     encoder_ : TokenDictEncoder or ArcFeatures
     features_ : transformer or None
-    decoder_ : Viterbi, Eisner or ChuLiuEdmonds
+    decoder_ : Viterbi, Eisner, ChuLiuEdmonds, BestCandidate or CKY
     n_iter_ : int
         Epochs run.
     history_ : list of dict

@@ -1,8 +1,8 @@
 """Solvers: the optimisation behind the batch learners, written against the structure
 protocol (fast paths per structure registered beside the generic classes).
 
-- EG on the structured SVM's dual (:class:`StructuredDual`; ``online_step``,
-  ``batch_step``, ``objectives``);
+- EG on the structured SVM's dual (:class:`StructuredDual`, :class:`CompactDual` for
+  structures without part tables; ``online_step``, ``batch_step``, ``objectives``);
 - block-coordinate Frank-Wolfe on the same dual (:class:`FrankWolfeBlocks`);
 - the CRF's log-likelihood (:class:`StructuredLikelihood`) and its minimisers, L-BFGS /
   OWL-QN (:func:`minimize_lbfgs`) and CRFsuite's SGD (:func:`minimize_l2sgd`).
@@ -12,6 +12,7 @@ from ._bcfw import BlockPool, FrankWolfeBlocks
 from ._eg import (
     FAST_DUALS,
     ChainDual,
+    CompactDual,
     Proposal,
     StructuredDual,
     TreeDual,
@@ -23,6 +24,7 @@ from ._eg import (
     objectives,
     online_epoch,
     online_step,
+    step_all,
 )
 from ._l2sgd import SGDCorpus, minimize_l2sgd
 from ._lbfgs import LINESEARCHES, minimize_lbfgs
@@ -41,6 +43,7 @@ __all__ = [
     "BlockPool",
     "ChainDual",
     "ChainLikelihood",
+    "CompactDual",
     "FrankWolfeBlocks",
     "Proposal",
     "SGDCorpus",
@@ -59,4 +62,5 @@ __all__ = [
     "objectives",
     "online_epoch",
     "online_step",
+    "step_all",
 ]

@@ -73,19 +73,15 @@ class StructuredDual:
     ``n_choices``).
     """
 
+    #: Steps one example at a time (online EG) as well as all at once.
+    online_steps = True
+
     def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
-        for capability in ("has_marginals", "has_expected_delta"):
-            if not getattr(structure, capability):
-                raise ValueError(
-                    f"The EG structured SVM needs {capability} of the structure, which "
-                    f"{type(structure).__name__} with these parameters lacks."
-                )
+        _check_capabilities(structure)
         if not structure.has_part_tables:
             raise ValueError(
-                f"The EG structured SVM keeps a potential per part of every example, but "
                 f"{type(structure).__name__} scores its parts as the search goes, without a "
-                f"table of them; train it with StructuredSVM(solver='bcfw'), the perceptron "
-                f"or ConditionalRandomField."
+                f"table of them to keep potentials in: its dual is CompactDual (batch EG)."
             )
         _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
         self.gold = np.asarray(gold)
@@ -198,6 +194,83 @@ def _parts(function, first, *others):
     return type(first)(*fields)
 
 
+class CompactDual(StructuredDual):
+    """Batch EG's dual of a structure whose parts are never tabulated (a parse's
+    anchored rules): one loss weight per example and one weight-shaped vector for all.
+
+    Batch EG steps every example against the same ``w``: after steps ``eta_1 ..
+    eta_t`` against ``w_1 .. w_t``, ``theta_{i,r} = a_i l_{i,r} + V . phi_{i,r}`` with
+    ``a_i = eta_1 + ... + eta_t - P_i`` (``P_i`` the starting potential, as
+    :class:`StructuredDual`'s) and ``V = eta_1 w_1 + ... + eta_t w_t``, the same for
+    every example. So ``alpha_i`` is the distribution of the scores ``V . phi``
+    augmented by ``a_i`` times the loss (``structure.augment(scores, gold,
+    loss_weight=a_i)``), and a step is one pass of marginals over the corpus (as a CRF's
+    gradient). Online EG, whose ``V`` would differ per example, has no such form.
+
+    Equal to :class:`StructuredDual`'s batch steps on structures with part tables
+    (tested), from the protocol alone: ``scores``, ``augment`` with a ``loss_weight``,
+    ``marginals``, ``expected_loss`` and ``add_expected_delta``.
+    """
+
+    #: Online steps need per-example potentials, which this dual does not keep.
+    online_steps = False
+
+    def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
+        _check_capabilities(structure)
+        _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
+        self.gold = np.asarray(gold)
+        self.bounds = structure.output_offsets(encoded)
+        n_examples, zero = encoded.n_sentences, np.zeros(structure.n_weights)
+        self.loss_weight = np.array([
+            -gold_potential(structure.n_choices(structure.scores(encoded, i, zero)))
+            for i in range(n_examples)
+        ])  # fmt: skip
+        self.potential = zero
+        self.expected_loss = np.empty(n_examples)
+        self._coef = self._marginal_pass()
+
+    def _marginal_pass(self):
+        """``w`` of the current dual, each example's expected loss kept on the way."""
+        structure, encoded = self.structure, self.encoded
+        coef = np.zeros(structure.n_weights)
+        for i in range(self.expected_loss.size):
+            gold = self._gold(i)
+            scores = structure.scores(encoded, i, self.potential)
+            augmented = structure.augment(scores, gold, loss_weight=self.loss_weight[i])
+            mu = structure.marginals(augmented)[1]
+            structure.add_expected_delta(coef, encoded, i, gold, mu, self.Ci[i])
+            self.expected_loss[i] = structure.expected_loss(mu, gold)
+        return coef
+
+    def step_all(self, coef, step):
+        """The batch EG step ``theta_{i,r} += step * (l_{i,r} + coef . phi_{i,r})`` of
+        every example; returns the new ``w``."""
+        self.loss_weight = self.loss_weight + step
+        self.potential = self.potential + step * coef
+        self._coef = self._marginal_pass()
+        return self._coef.copy()
+
+    def coef(self):
+        """``w = sum_i C_i (phi(x_i, y_i) - E_{alpha_i}[phi])``."""
+        return self._coef.copy()
+
+    def snapshot(self):
+        return self.loss_weight, self.potential, self.expected_loss.copy(), self._coef
+
+    def restore(self, snapshot):
+        self.loss_weight, self.potential, expected_loss, self._coef = snapshot
+        self.expected_loss[...] = expected_loss
+
+
+def _check_capabilities(structure):
+    for capability in ("has_marginals", "has_expected_delta"):
+        if not getattr(structure, capability):
+            raise ValueError(
+                f"The EG structured SVM needs {capability} of the structure, which "
+                f"{type(structure).__name__} with these parameters lacks."
+            )
+
+
 class ChainDual:
     """Dual variables of a first-order :class:`~skstruct.structures.LinearChain`.
 
@@ -206,6 +279,8 @@ class ChainDual:
     ``w`` is the chain's weight vector ``[transition | start | stop | emission pool]``
     (pool slots no pair holds stay zero).
     """
+
+    online_steps = True
 
     def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
         _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
@@ -361,6 +436,8 @@ class ChainDual:
 class TreeDual:
     """Dual variables of a first-order, unlabelled
     :class:`~skstruct.structures.ArcFactoredTree`: one potential per possible arc."""
+
+    online_steps = True
 
     def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
         _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
@@ -545,7 +622,10 @@ FAST_DUALS = {LinearChain: ChainDual, ArcFactoredTree: TreeDual}
 
 
 def dual_for(structure):
-    """The dual class EG uses for ``structure``: its fast path, or the generic one."""
+    """The dual class EG uses for ``structure``: its fast path, the generic one, or
+    for a structure without part tables the compact one (batch EG only)."""
+    if not structure.has_part_tables:
+        return CompactDual
     return FAST_DUALS.get(type(structure), StructuredDual)
 
 
@@ -599,9 +679,7 @@ def batch_step(dual, coef, rate, adaptive, ceiling=np.inf):
     before, step = dual_objective(dual, coef), rate
     snapshot = dual.snapshot() if adaptive else None
     for halvings in range(MAX_HALVINGS + 1):
-        for i in range(dual.expected_loss.size):
-            dual.accept(i, dual.propose(i, dual.gradient(i, coef), step))
-        new_coef = dual.coef()
+        new_coef = step_all(dual, coef, step)
         if not adaptive or dual_objective(dual, new_coef) >= before:
             counts = {"mean_rate": step, "rejected": halvings, "skipped": 0}
             return new_coef, _next_rate(step, halvings, adaptive, ceiling), counts
@@ -609,6 +687,15 @@ def batch_step(dual, coef, rate, adaptive, ceiling=np.inf):
         step /= 2.0
     counts = {"mean_rate": None, "rejected": halvings + 1, "skipped": dual.expected_loss.size}
     return coef, rate, counts
+
+
+def step_all(dual, coef, step):
+    """Every example's EG step against the same ``w = coef``; returns the new ``w``."""
+    if not dual.online_steps:
+        return dual.step_all(coef, step)
+    for i in range(dual.expected_loss.size):
+        dual.accept(i, dual.propose(i, dual.gradient(i, coef), step))
+    return dual.coef()
 
 
 def weighted_sum(dual, values):

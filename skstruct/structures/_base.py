@@ -33,8 +33,9 @@ class Structure:
 
     Structures whose parts are scored before the search (not the transition systems,
     whose action scores depend on the search's state) also have
-    ``augment(scores, gold)``: potentials under which every output scores ``score +
-    loss(gold, output)``, so that a decoder's argmax is the loss-augmented one.
+    ``augment(scores, gold, loss_weight=1.0)``: potentials under which every output
+    scores ``score + loss_weight * loss(gold, output)``, so that a decoder's argmax is
+    the loss-augmented one (other weights: batch EG's compact dual).
 
     Capabilities, declared by ``has_marginals``: ``marginals(scores)`` gives ``(log Z,
     mu)``, the log-partition function over the structure's outputs and the part

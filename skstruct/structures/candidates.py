@@ -96,10 +96,10 @@ class CandidateSets(FixedLayout, Structure):
         losses = encoded.losses
         return float(losses[lo + int(output[0])] - losses[lo + int(gold[0])])
 
-    def augment(self, scores, gold):
-        """Every candidate's score plus its loss against ``gold``."""
+    def augment(self, scores, gold, loss_weight=1.0):
+        """Every candidate's score plus ``loss_weight`` times its loss against ``gold``."""
         losses = scores.losses - scores.losses[int(gold[0])]
-        return scores._replace(values=scores.values + losses)
+        return scores._replace(values=scores.values + loss_weight * losses)
 
     def n_choices(self, scores):
         """The candidates of the example."""

@@ -354,12 +354,13 @@ class LinearChain(Structure):
             )
         return path
 
-    def augment(self, scores, gold):
-        """``scores`` (a new :class:`ChainScores`) plus the Hamming loss against ``gold``:
-        every label but the gold one of each token earns 1, so that a decoder's argmax
-        is the loss-augmented one of a structured SVM (``max_y L(gold, y) + w . phi(y)``)."""
-        unary = scores.unary + 1.0
-        unary[np.arange(gold.shape[0]), gold] -= 1.0
+    def augment(self, scores, gold, loss_weight=1.0):
+        """``scores`` (a new :class:`ChainScores`) plus ``loss_weight`` times the Hamming
+        loss against ``gold``: every label but the gold one of each token earns 1, so
+        that a decoder's argmax is the loss-augmented one of a structured SVM (``max_y
+        L(gold, y) + w . phi(y)``)."""
+        unary = scores.unary + loss_weight
+        unary[np.arange(gold.shape[0]), gold] -= loss_weight
         return scores._replace(unary=unary)
 
     def margin(self, scores, gold, mixed, a, b):

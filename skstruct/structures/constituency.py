@@ -64,6 +64,10 @@ class AnchoredRules(FixedLayout, Structure):
         """Symbols that may stand under the root (bool (n_symbols,))."""
         return self.grammar.root_counts > 0
 
+    def n_choices(self, scores):
+        """The symbols a span may be labelled with (where EG's dual starts)."""
+        return scores.allowed.shape[2]
+
     def output_offsets(self, encoded):
         """``6n - 5`` output ids per sentence of ``n`` words."""
         lengths = np.diff(encoded.offsets)
@@ -76,17 +80,20 @@ class AnchoredRules(FixedLayout, Structure):
         cells = encoded.cells[encoded.cell_offsets[i] : encoded.cell_offsets[i + 1]]
         allowed = _cky.allowed_mask(n, self.grammar.n_symbols, cells)
         none = np.zeros((1, 1, 1))
-        return ParseScores(atoms, allowed, coef, none, none, False, 0.0)
+        return ParseScores(atoms, allowed, coef, none, none, False, 0.0, 1.0)
 
     def best(self, scores, out):
         """The best output under ``scores`` written into ``out``; its score (``-inf``:
         no tree in the pruned space)."""
-        g = self.grammar
-        return _cky.best_tree(
+        g, weight = self.grammar, scores.loss_weight
+        loss_inner, loss_top = scores.loss_inner, scores.loss_top
+        if scores.augmented and weight != 1.0:
+            loss_inner, loss_top = weight * loss_inner, weight * loss_top
+        found = _cky.best_tree(
             scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
-            scores.coef, self.n_features, scores.loss_inner, scores.loss_top,
-            np.bool_(scores.augmented), out,
+            scores.coef, self.n_features, loss_inner, loss_top, np.bool_(scores.augmented), out,
         )  # fmt: skip
+        return found + weight * scores.loss_constant if scores.augmented else found
 
     def keys(self, atoms, output):
         """The feature ids of ``output``'s parts, one per occurrence."""
@@ -99,9 +106,10 @@ class AnchoredRules(FixedLayout, Structure):
         total = float(scores.coef[self.keys(scores.atoms, output)].sum())
         if scores.augmented:
             inner, top = self.nodes(output)
-            total += scores.loss_constant
-            total += sum(scores.loss_inner[node] for node in inner)
-            total += sum(scores.loss_top[node] for node in top)
+            loss = scores.loss_constant
+            loss += sum(scores.loss_inner[node] for node in inner)
+            loss += sum(scores.loss_top[node] for node in top)
+            total += scores.loss_weight * loss
         return total
 
     path_score = score
@@ -109,22 +117,46 @@ class AnchoredRules(FixedLayout, Structure):
     def marginals(self, scores):
         """``(log Z, mu)`` over the trees of the pruned space: ``mu`` a
         :class:`ParseMarginals` (the inside charts the expected features are read from)."""
+        log_z, inner, outer = _cky.inside(*self._search_arrays(scores))
+        log_z = float(log_z + scores.loss_weight * scores.loss_constant * scores.augmented)
+        return log_z, ParseMarginals(scores, log_z, inner, outer, np.full(1, np.nan))
+
+    def _search_arrays(self, scores):
+        """The arguments :func:`~skstruct._kernels.anchored_cky.inside` and the outside
+        pass take from ``scores``: the sentence, the grammar, the weights, the loss."""
         g = self.grammar
-        log_z, inner, outer = _cky.inside(
-            scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
-            scores.coef, self.n_features,
-        )  # fmt: skip
-        return float(log_z), ParseMarginals(scores, float(log_z), inner, outer)
+        return (scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
+                scores.coef, self.n_features, scores.loss_inner, scores.loss_top,
+                float(scores.loss_weight), np.bool_(scores.augmented))  # fmt: skip
+
+    def _outside(self, mu, array, scale):
+        """``array += scale * E_mu[phi]`` by an outside pass over ``mu``'s charts; keeps
+        the expected loss in ``mu`` where its scores are augmented."""
+        scores = mu.scores
+        # the charts hold log Z without the loss's constant
+        log_z = mu.log_z - scores.loss_weight * scores.loss_constant * scores.augmented
+        expected = _cky.add_expected_features(*self._search_arrays(scores), log_z, mu.inner,
+                                              mu.outer, array, float(scale))  # fmt: skip
+        if scores.augmented:
+            mu.expected_loss[0] = expected + scores.loss_constant
 
     def add_expected_delta(self, array, encoded, i, gold, mu, scale):
         """``array += scale * (phi(gold) - E_mu[phi])`` (an outside pass over ``mu``'s
         charts)."""
-        scores, g = mu.scores, self.grammar
-        np.add.at(array, self.keys(scores.atoms, gold), scale)
-        _cky.add_expected_features(
-            scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
-            scores.coef, self.n_features, mu.log_z, mu.inner, mu.outer, array, -float(scale),
-        )  # fmt: skip
+        np.add.at(array, self.keys(mu.scores.atoms, gold), scale)
+        self._outside(mu, array, -float(scale))
+
+    def expected_loss(self, mu, gold):
+        """The loss against ``gold`` expected under ``mu``: kept by the outside pass of
+        :meth:`add_expected_delta` where ``mu`` is of scores augmented against ``gold``,
+        else by an outside pass of its own."""
+        if not mu.scores.augmented:
+            # the loss arrays against gold, weighted 0: the charts' distribution
+            unweighted = self.augment(mu.scores, gold, loss_weight=0.0)
+            mu = mu._replace(scores=unweighted, expected_loss=np.full(1, np.nan))
+        if np.isnan(mu.expected_loss[0]):
+            self._outside(mu, np.zeros(1), 0.0)
+        return float(mu.expected_loss[0])
 
     def expected_delta(self, encoded, i, gold, mu):
         """``phi(gold) - E_mu[phi]`` as ``(keys, values)``."""
@@ -160,8 +192,9 @@ class AnchoredRules(FixedLayout, Structure):
         inner, top = (set(nodes) for nodes in self.nodes(output))
         return float(len(gold_inner ^ inner) + len(gold_top ^ top))
 
-    def augment(self, scores, gold):
-        """Scores under which every tree scores ``score + loss(gold, tree)``."""
+    def augment(self, scores, gold, loss_weight=1.0):
+        """Scores under which every tree scores ``score + loss_weight * loss(gold,
+        tree)``."""
         n, n_symbols = scores.atoms.shape[0], scores.allowed.shape[2]
         loss_inner = np.full((n + 1, n + 1, n_symbols), 2.0)
         loss_top = np.ones((n + 1, n + 1, n_symbols))
@@ -171,7 +204,8 @@ class AnchoredRules(FixedLayout, Structure):
         for node in gold_top:
             loss_top[node] = -1.0
         return scores._replace(loss_inner=loss_inner, loss_top=loss_top, augmented=True,
-                               loss_constant=float(len(gold_top)))  # fmt: skip
+                               loss_constant=float(len(gold_top)),
+                               loss_weight=float(loss_weight))  # fmt: skip
 
     def delta(self, encoded, i, gold, pred):
         """``phi(gold) - phi(pred)`` as ``(keys, values)``, keys ascending."""
@@ -256,7 +290,8 @@ class ParseScores(NamedTuple):
     """What a search of one sentence reads: its atoms (n, 3), the labelled spans pruning
     allowed (bool (n + 1, n + 1, n_symbols)), the weights, and under
     :meth:`AnchoredRules.augment` the loss of each binary node's label
-    (``loss_inner``) and unary node's (``loss_top``) with the loss's constant."""
+    (``loss_inner``) and unary node's (``loss_top``) with the loss's constant, and the
+    weight every tree's loss is added with."""
 
     atoms: np.ndarray
     allowed: np.ndarray
@@ -265,13 +300,17 @@ class ParseScores(NamedTuple):
     loss_top: np.ndarray
     augmented: bool
     loss_constant: float
+    loss_weight: float = 1.0
 
 
 class ParseMarginals(NamedTuple):
     """What :meth:`AnchoredRules.marginals` gives: the scores it summed over, ``log Z``
-    and the inside charts (``inner``, ``outer``: (n + 1, n + 1, n_symbols))."""
+    and the inside charts (``inner``, ``outer``: (n + 1, n + 1, n_symbols)); scores
+    augmented against a gold tree also get the loss expected under them."""
 
     scores: ParseScores
     log_z: float
     inner: np.ndarray
     outer: np.ndarray
+    #: The expected loss (one slot, NaN until an outside pass of augmented scores).
+    expected_loss: np.ndarray

@@ -209,19 +209,20 @@ class ArcFactoredTree(FixedLayout, Structure):
         heads, labels = self.split_outputs(outputs)
         return np.concatenate(([-1], heads)), np.concatenate(([0], labels))
 
-    def augment(self, scores, gold):
-        """``scores`` (a new :class:`TreeScores`) plus the Hamming loss of word outputs
-        against ``gold`` (output ids): 1 for every arc (labelled: every arc and label)
-        but each word's gold one, so that the best tree is the loss-augmented one."""
+    def augment(self, scores, gold, loss_weight=1.0):
+        """``scores`` (a new :class:`TreeScores`) plus ``loss_weight`` times the Hamming
+        loss of word outputs against ``gold`` (output ids): 1 for every arc (labelled:
+        every arc and label) but each word's gold one, so that the best tree is the
+        loss-augmented one."""
         n = scores.n
         heads, labels = self.split_outputs(gold)
         words = np.arange(1, n + 1)
         if not self.n_labels:
-            arc = scores.arc + 1.0
-            arc[heads, words] -= 1.0
+            arc = scores.arc + loss_weight
+            arc[heads, words] -= loss_weight
             return scores._replace(arc=arc)
-        lab = scores.lab + 1.0
-        lab[heads, words, labels] -= 1.0
+        lab = scores.lab + loss_weight
+        lab[heads, words, labels] -= loss_weight
         return scores._replace(lab=lab)
 
     def delta(self, encoded, i, gold, pred):
