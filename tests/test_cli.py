@@ -251,9 +251,15 @@ def test_parsing_round_trip(options, las, tmp_path, capsys):
         load(model).predict(X) if las else [[(h, "_") for h in s] for s in load(model).predict(X)]
     )
 
-    scores, _ = _evaluate(capsys, model, train)
+    scores, report = _evaluate(capsys, model, train)
     assert float(scores["UAS"]) > 80
     assert (scores["LAS"] != "n/a") == las
+    # the CoNLL 2018 shared task's scores of what the parser predicted: every word
+    line = next(line for line in report.splitlines() if line.startswith("CoNLL 2018"))
+    figures = dict(re.findall(r"(\w+) ([\d.]+)", line.split(": ", 1)[1]))
+    assert figures["UAS"] == scores["UAS"]
+    assert set(figures) == ({"UAS", "LAS", "CLAS", "MLAS", "BLEX"} if las else {"UAS"})
+    assert not las or figures["LAS"] == scores["LAS"]
     words = {
         punct: _evaluate(capsys, model, train, "--punct", punct)[1] for punct in ("form", "none")
     }

@@ -272,6 +272,8 @@ def test_parsing_with_predicted_tags(data_home, tmp_path, capsys):
     assert 80 < float(predicted["XPOS accuracy"]) < 100
     # 73.2 with gold tags, 69.2 with predicted ones; chance (a head drawn at random) is about 4%
     assert 60 < float(predicted["UAS"]) <= float(gold["UAS"])
+    line = next(line for line in report.splitlines() if line.startswith("CoNLL 2018"))
+    assert f"XPOS {predicted['XPOS accuracy']}, UAS {predicted['UAS']}" in line
 
     # predict writes the tags the parser read, and the heads
     output = tmp_path / "parsed.conllu"

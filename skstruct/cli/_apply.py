@@ -6,6 +6,7 @@ import copy
 from .. import load
 from ..metrics import (
     attachment_scores,
+    conll18_scores,
     span_classification_report,
     span_precision_recall_fscore,
     token_accuracy,
@@ -252,13 +253,34 @@ def _parse_report(model, tagger, args, text):
     else:
         las = "n/a (unlabelled model)"
     pos = f"; POS predicted by {args.tagger}" if tagger is not None else ""
-    return [
-        *lines,
+    lines += [
         f"Data: {describe(args.file, doc.X)}; {scores['n_words']} words scored "
         f"(punctuation left out: {punct}; LAS on {relations} relations){pos}",
         f"UAS: {percent(scores['uas'])}",
         f"LAS: {las}",
     ]
+    if conllu:
+        tagged = None if tagger is None else tagger[1]["label"]
+        lines.append(_conll18_line(doc.X, X, predicted, labelled, tagged))
+    return lines
+
+
+def _conll18_line(gold, X, predicted, labelled, tagged):
+    """The CoNLL 2018 shared task's scores of the predicted columns (every word, universal
+    relations, the content-word scores of relations), the file's own columns elsewhere."""
+    system = copy.deepcopy(X)
+    for sentence, outputs in zip(system, predicted):
+        for token, output in zip(sentence, outputs):
+            if labelled:
+                token["head"], token["deprel"] = output
+            else:
+                token["head"] = output
+    scores = conll18_scores(gold, system)
+    names = (["UPOS" if tagged == "upos" else "XPOS"] if tagged else []) + ["UAS"]
+    if labelled:
+        names += ["LAS", "CLAS", "MLAS", "BLEX"]
+    figures = ", ".join(f"{name} {percent(scores[name].f1)}" for name in names)
+    return f"CoNLL 2018 scores (gold tokenization; other columns the file's): {figures}"
 
 
 def _head(item):

@@ -10,7 +10,9 @@ Inputs are always lists of label sequences, one per sentence:
   :func:`span_classification_report`, and the chunks themselves:
   :func:`extract_spans`.
 * Dependency trees: :func:`attachment_scores` (UAS, LAS, punctuation left out by
-  form or by tag), :func:`uas_score`.
+  form or by tag), :func:`uas_score`; whole CoNLL-U annotations as the CoNLL 2018
+  shared task scores them for gold tokenization: :func:`conll18_scores` (UPOS, XPOS,
+  UFeats, AllTags, Lemmas, UAS, LAS, CLAS, MLAS, BLEX).
 * Reranking (chosen candidate indices against gold indices or losses):
   :func:`top1_accuracy`, :func:`mean_candidate_loss`, and their scorers
   :data:`top1_scorer`, :data:`mean_candidate_loss_scorer`.
@@ -33,6 +35,13 @@ from ._attachment import (
 )
 from ._calibration import expected_calibration_error, reliability_bins
 from ._candidates import mean_candidate_loss, top1_accuracy
+from ._conll18 import (
+    CONTENT_DEPRELS,
+    FUNCTIONAL_DEPRELS,
+    UNIVERSAL_FEATURES,
+    Conll18Score,
+    conll18_scores,
+)
 from ._evalb import EvalbScores, bracket_f1_score, evalb
 from ._scorers import (
     SCORERS,
@@ -51,12 +60,17 @@ from ._span import (
 from ._token import flat_classification_report, sequence_accuracy, token_accuracy
 
 __all__ = [
+    "CONTENT_DEPRELS",
+    "FUNCTIONAL_DEPRELS",
     "PTB_PUNCTUATION_TAGS",
     "SCORERS",
+    "UNIVERSAL_FEATURES",
+    "Conll18Score",
     "EvalbScores",
     "UnsupportedScorerError",
     "attachment_scores",
     "bracket_f1_score",
+    "conll18_scores",
     "evalb",
     "expected_calibration_error",
     "extract_spans",
