@@ -147,13 +147,15 @@ def test_fetch_treebank_splits_the_nltk_package(isolated, tmp_path, http_server,
 def test_fetch_conll2007_copies_spanish_and_converts_basque(
     isolated, tmp_path, http_server, monkeypatch
 ):
-    es = "1\tAño\taño\tn\tnc\t_\t0\tROOT\t_\t_\n\n"
-    eu = "1\tGüne\tgüne\tIZE\tIZE\t_\t0\tROOT\t_\t_\n\n"
+    # PHEAD and PDEPREL copy the gold columns, as in NLTK's files
+    es = "1\tAño\taño\tn\tnc\t_\t0\tROOT\t0\tROOT\n\n"
+    # Latin-1: read as ISO-8859-2 (NLTK's choice), "ñ" would be "ń"
+    eu = "1\tIruñea\tIruñea\tIZE\tIZE\t_\t0\tROOT\t_\t_\n\n"
     members = {
         "conll2007/esp.train": es,
         "conll2007/esp.test": es,
-        "conll2007/eus.train": eu.encode("iso-8859-2"),
-        "conll2007/eus.test": eu.encode("iso-8859-2"),
+        "conll2007/eus.train": eu.encode("latin-1"),
+        "conll2007/eus.test": eu.encode("latin-1"),
     }
     url = serve_zip(http_server, "conll2007.zip", members)
     use_url(monkeypatch, "conll2007-es", url)
@@ -165,9 +167,11 @@ def test_fetch_conll2007_copies_spanish_and_converts_basque(
 
     assert (home / "conll2007-es" / "test.conll").read_text(encoding="utf-8") == es
     assert bunch.data[0][0]["form"] == "Año" and bunch.target == [[(0, "ROOT")]]
+    # the copies of the gold head and relation never reach the tokens (or features)
+    assert bunch.data[0][0]["deps"] is None and bunch.data[0][0]["misc"] is None
     assert "Spanish" in bunch.DESCR
     assert (home / "conll2007-eu" / "train.conll").read_text(encoding="utf-8") == eu
-    assert X[0][0]["form"] == "Güne" and heads == [[0]]
+    assert X[0][0]["form"] == "Iruñea" and heads == [[0]]
     assert listing(home) == ["conll2007-es", "conll2007-eu"]  # each language its own folder
 
 

@@ -126,9 +126,11 @@ CoNLL-2007 dependency treebank ({language})
 ------------------------------------------------
 
 {language} treebank of the CoNLL-2007 shared task on dependency parsing, in
-the subset NLTK distributes as its ``conll2007`` data package. CoNLL-X files
-with ten columns (id, form, lemma, cpostag, postag, feats, head, deprel,
-phead, pdeprel); non-projective arcs occur.
+the subset NLTK distributes as its ``conll2007`` data package (its Spanish
+files are the CoNLL-X 2006 Cast3LB treebank). CoNLL-X files with ten columns
+(id, form, lemma, cpostag, postag, feats, head, deprel, phead, pdeprel);
+phead and pdeprel copy the gold head and deprel, so the fetcher leaves them
+out (``deps`` and ``misc`` are None); non-projective arcs occur.
 
 **Data Set Characteristics:**
 
@@ -171,7 +173,7 @@ DESCR = {
     "ptb-sample": _PTB_SAMPLE,
     "treebank": _TREEBANK,
     "conll2007-es": _CONLL2007.format(
-        language="Spanish", counts="    :Sentences: 2,949 (train), 562 (test)\n"
+        language="Spanish", counts="    :Sentences: 2,949 (train), 563 (test)\n"
     ),
     "conll2007-eu": _CONLL2007.format(language="Basque", counts=""),
 }

@@ -195,7 +195,7 @@ def fetch_conll2007(
     <get_data_home>`.
 
     ==========================  ====================================
-    Sentences (es train/test)   2,949 / 562
+    Sentences (es train/test)   2,949 / 563
     Token fields                CoNLL-X columns (form, lemma, cpos,
                                 xpos, feats, ...)
     Target                      heads, or (head, deprel) pairs
@@ -204,7 +204,8 @@ def fetch_conll2007(
     Parameters
     ----------
     language : {"es", "eu"}, default="es"
-        Spanish (Cast3LB) or Basque (the Basque files are ISO-8859-2 in the
+        Spanish (Cast3LB: the files NLTK names CoNLL-2007 hold the CoNLL-X
+        2006 Spanish treebank) or Basque (the Basque files are Latin-1 in the
         package and converted to UTF-8).
     subset : {"train", "test"}, default="train"
         Which part of the data to load.
@@ -264,7 +265,13 @@ def fetch_conll2007(
     _check_choice(subset, tuple(FILES[folder]), "subset")
 
     def load(path):
-        return load_conllu(path, labelled=labelled)
+        X, y = load_conllu(path, labelled=labelled)
+        # PHEAD and PDEPREL (``deps``, ``misc`` as load_conllu reads CoNLL-X) copy the
+        # gold HEAD and DEPREL in these files: never let them reach a feature
+        for sentence in X:
+            for token in sentence:
+                token["deps"] = token["misc"] = None
+        return X, y
 
     path, (X, y) = fetch_file(folder, subset, data_home, download_if_missing, load)
     if return_X_y:

@@ -50,8 +50,9 @@ def extract(folder, archive):
         subsets = ("train", "testa", "testb")
         return {f"{s}.txt": _read(archive, f"conll2002/{prefix}.{s}") for s in subsets}
     if folder.startswith("conll2007-"):
-        # NLTK reads the Basque files as ISO-8859-2 and the Spanish ones as UTF-8.
-        prefix, encoding = {"es": ("esp", "utf-8"), "eu": ("eus", "iso-8859-2")}[language]
+        # The Basque files are Latin-1 (NLTK's reader says ISO-8859-2, which turns
+        # "Iruñea" into "Iruńea"); the Spanish ones are UTF-8.
+        prefix, encoding = {"es": ("esp", "utf-8"), "eu": ("eus", "latin-1")}[language]
         return {
             f"{s}.conll": _read(archive, f"conll2007/{prefix}.{s}", encoding)
             for s in ("train", "test")
