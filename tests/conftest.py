@@ -33,6 +33,7 @@ from skstruct.datasets import (
     fetch_conll2007,
     fetch_ptb_sample,
     fetch_treebank,
+    fetch_ud,
 )
 from skstruct.datasets._home import DATA_ENV_VAR, default_data_home
 from skstruct.datasets._sources import FETCHERS, FILES
@@ -54,6 +55,7 @@ _FETCH = {
     "treebank": lambda subset, home: fetch_treebank(subset, data_home=home),
     "conll2007-es": lambda subset, home: fetch_conll2007("es", subset, data_home=home),
     "brown": lambda subset, home: fetch_brown(data_home=home),
+    "ud-ewt": lambda subset, home: fetch_ud("en_ewt", subset, data_home=home),
 }
 _FOUND = {}  # folder -> Path of the corpus folder
 _MISSING = {}  # folder -> the failure message, so that it is not looked for again

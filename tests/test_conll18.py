@@ -116,7 +116,7 @@ def test_files_of_other_words_are_refused_with_the_place():
 class _Word:
     def __init__(self, token):
         feats = token["feats"] or {}
-        universal = [f"{k}={v}" for k, v in feats.items() if k in _UNIVERSAL]
+        universal = [f"{k}={v}" for k, v in feats.items() if k in _SCRIPT_UNIVERSAL]
         self.columns = {"lemma": token["lemma"], "upos": token["upos"], "xpos": token["xpos"],
                         "feats": "|".join(sorted(universal)),
                         "deprel": token["deprel"].split(":")[0]}  # fmt: skip
@@ -182,6 +182,11 @@ def _twin(gold, system):
 
 
 _UNIVERSAL = {"Number", "Person", "Tense", "VerbForm", "Mood", "PronType", "Definite"}
+#: The task script's list, written out again for the twin.
+_SCRIPT_UNIVERSAL = set(
+    "PronType NumType Poss Reflex Foreign Abbr Gender Animacy Number Case Definite Degree "
+    "VerbForm Mood Tense Aspect Voice Evident Polarity Person Polite".split()
+)
 
 
 _DEPRELS = ["nsubj", "obj", "obl:tmod", "root", "det", "case", "aux:pass", "cc", "punct",
@@ -231,3 +236,31 @@ def test_random_annotations_score_as_the_twin(seed):
     scores = conll18_scores(gold, system)
     assert {name: tuple(score) for name, score in scores.items()} == _twin(gold, system)
     assert 0 < scores["MLAS"].correct < scores["CLAS"].correct
+
+
+@pytest.mark.parametrize("seed", range(2))
+def test_english_ewt_with_random_errors_scores_as_the_twin(corpus, seed):
+    """UD English-EWT dev (features the scorer leaves out, such as ``Typo=Yes``, subtyped
+    relations, multiword tokens and empty nodes dropped by the reader) against a copy
+    with random errors in every column."""
+    X, _ = load_conllu(corpus("ud-ewt") / "en_ewt-ud-dev.conllu")
+    rng = np.random.default_rng(seed)
+    gold = [X[i] for i in rng.choice(len(X), size=300, replace=False)]
+    values = {column: sorted({str(t[column]) for s in gold for t in s})
+              for column in ("lemma", "upos", "xpos", "deprel")}  # fmt: skip
+    feats = [t["feats"] for s in gold for t in s]
+    system = []
+    for sentence in gold:
+        system.append([])
+        for token in sentence:
+            token = dict(token)
+            for column, choices in values.items():
+                if rng.random() < 0.1:
+                    token[column] = choices[rng.integers(len(choices))]
+            if rng.random() < 0.1:
+                token["head"] = int(rng.integers(len(sentence) + 1))
+            if rng.random() < 0.1:
+                token["feats"] = feats[rng.integers(len(feats))]
+            system[-1].append(token)
+    scores = conll18_scores(gold, system)
+    assert {name: tuple(score) for name, score in scores.items()} == _twin(gold, system)

@@ -146,6 +146,19 @@ def test_loss_augmented_cky_finds_the_most_violating_tree(seed):
         assert structure.score(augmented, out) == pytest.approx(target, abs=1e-9)
 
 
+def _check_expected_delta(structure, atoms, outputs, p, gold, mu):
+    """``add_expected_delta`` of ``mu`` equals ``phi(gold) - sum_y p(y) phi(y)`` over
+    every output; returns that sum (dense, 128 features)."""
+    expected = np.zeros(128)
+    for weight, output in zip(p, outputs):
+        np.add.at(expected, structure.keys(atoms, output), -weight)
+    np.add.at(expected, structure.keys(atoms, gold), 1.0)
+    found = np.zeros(128)
+    structure.add_expected_delta(found, None, 0, gold, mu, 1.0)
+    assert np.allclose(found, expected, atol=1e-9)
+    return expected
+
+
 @pytest.mark.parametrize("seed", range(8))
 @pytest.mark.parametrize("density", [1.0, 0.7])
 def test_inside_outside_equal_sums_over_every_tree(seed, density):
@@ -159,13 +172,7 @@ def test_inside_outside_equal_sums_over_every_tree(seed, density):
         assert log_z == pytest.approx(logsumexp(every), abs=1e-9)
         p = np.exp(every - logsumexp(every))
         gold = outputs[rng.integers(len(outputs))]
-        expected = np.zeros(128)
-        for weight, output in zip(p, outputs):
-            np.add.at(expected, structure.keys(scores.atoms, output), -weight)
-        np.add.at(expected, structure.keys(scores.atoms, gold), 1.0)
-        found = np.zeros(128)
-        structure.add_expected_delta(found, None, 0, gold, mu, 1.0)
-        assert np.allclose(found, expected, atol=1e-9)
+        expected = _check_expected_delta(structure, scores.atoms, outputs, p, gold, mu)
         keys, values = structure.expected_delta(None, 0, gold, mu)
         assert np.allclose(expected[keys], values) and np.allclose(np.delete(expected, keys), 0)
 
@@ -188,13 +195,7 @@ def test_loss_weighted_marginals_and_expected_losses_equal_sums_over_every_tree(
         assert log_z == pytest.approx(logsumexp(every), abs=1e-9)
         assert [structure.score(augmented, o) for o in outputs] == pytest.approx(every, abs=1e-9)
         p = np.exp(every - logsumexp(every))
-        expected = np.zeros(128)
-        for weight, output in zip(p, outputs):
-            np.add.at(expected, structure.keys(scores.atoms, output), -weight)
-        np.add.at(expected, structure.keys(scores.atoms, gold), 1.0)
-        found = np.zeros(128)
-        structure.add_expected_delta(found, None, 0, gold, mu, 1.0)
-        assert np.allclose(found, expected, atol=1e-9)
+        _check_expected_delta(structure, scores.atoms, outputs, p, gold, mu)
         assert structure.expected_loss(mu, gold) == pytest.approx(p @ loss, abs=1e-9)
         fresh = structure.marginals(augmented)[1]  # no outside pass run on it yet
         assert structure.expected_loss(fresh, gold) == pytest.approx(p @ loss, abs=1e-9)

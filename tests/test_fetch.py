@@ -19,6 +19,7 @@ from skstruct.datasets import (
     fetch_conll2007,
     fetch_ptb_sample,
     fetch_treebank,
+    fetch_ud,
 )
 from tests import conftest
 
@@ -297,7 +298,11 @@ def test_every_file_of_the_layout_has_a_public_source():
             urls = _sources.URLS[folder][subset]
             urls = (urls,) if isinstance(urls, str) else urls
             assert all(url.startswith("https://") for url in urls), (folder, subset)
-            assert urls[-1].startswith(_sources.NLTK_URL), (folder, subset)
+            # NLTK's packages last, or a Universal Dependencies release
+            last = urls[-1]
+            assert last.startswith(_sources.NLTK_URL) or last.startswith(
+                "https://raw.githubusercontent.com/UniversalDependencies/UD_"
+            ), (folder, subset)
 
 
 # ---------------------------------------------------------------- round trips of real slices
@@ -406,3 +411,62 @@ def test_lookup_without_network_says_what_to_do(lookup, tmp_path, closed_url, mo
     message = info.value.msg
     assert message.startswith("Corpus brown/ is missing and could not be downloaded")
     assert closed_url in message and "set SKSTRUCT_DATA to a folder that holds" in message
+
+
+# -- Universal Dependencies releases -----------------------------------------------------------
+
+UD_SENTENCE = (
+    "# sent_id = 1\n"
+    "1\tDogs\tdog\tNOUN\tNNS\tNumber=Plur\t2\tnsubj\t2:nsubj\t_\n"
+    "2\tbark\tbark\tVERB\tVBP\tMood=Ind\t0\troot\t0:root\t_\n\n"
+)
+
+
+def test_fetch_ud_downloads_a_release_file_once(isolated, tmp_path, http_server, monkeypatch):
+    base, root = http_server
+    (root / "dev.conllu").write_text(UD_SENTENCE, encoding="utf-8")
+    use_url(monkeypatch, "ud-ewt", f"{base}/dev.conllu")
+    home = tmp_path / "dl"
+
+    bunch = fetch_ud("en_ewt", "dev", labelled=True, data_home=home)
+
+    assert (home / "ud-ewt" / "en_ewt-ud-dev.conllu").read_text(encoding="utf-8") == UD_SENTENCE
+    assert bunch.target == [[(2, "nsubj"), (0, "root")]] and bunch.data[0][0]["lemma"] == "dog"
+    assert "UD_English-EWT" in bunch.DESCR and "release 2.5" in bunch.DESCR
+    (root / "dev.conllu").unlink()  # local first: the copy is read, nothing downloaded
+    _, y = fetch_ud("en_ewt", "dev", data_home=home, return_X_y=True, download_if_missing=False)
+    assert y == [[2, 0]] and listing(home / "ud-ewt") == ["en_ewt-ud-dev.conllu"]
+
+
+def test_fetch_ud_takes_other_treebanks_and_releases(isolated, tmp_path, http_server, monkeypatch):
+    base, root = http_server
+    (root / "UD_French-GSD" / "r2.8").mkdir(parents=True)
+    (root / "UD_French-GSD" / "r2.8" / "fr_gsd-ud-test.conllu").write_text(UD_SENTENCE)
+    monkeypatch.setattr(
+        _sources, "UD_URL", f"{base}/{{repository}}/r{{version}}/{{treebank}}-ud-{{subset}}.conllu"
+    )
+    folder = "ud-fr_gsd-2.8"
+    try:
+        X, _ = fetch_ud("fr_gsd", "test", version="2.8", data_home=tmp_path, return_X_y=True)
+        assert [t["form"] for t in X[0]] == ["Dogs", "bark"]
+        assert (tmp_path / folder / "fr_gsd-ud-test.conllu").is_file()
+        with pytest.raises(OSError, match=r"fr_gsd-ud-train\.conllu.*404"):  # no such file
+            fetch_ud("fr_gsd", "train", version="2.8", data_home=tmp_path)
+    finally:
+        for table in (_sources.FILES, _sources.URLS, _sources.FETCHERS):
+            table.pop(folder, None)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [
+        ({"treebank": "English"}, "treebank='English' is not a UD treebank name"),
+        ({"version": "r2.5"}, "version='r2.5' is not a UD version name"),
+        ({"subset": "testb"}, "subset"),
+        ({"treebank": "xx_none"}, "No repository known for the treebank 'xx_none': pass"),
+        ({"treebank": "xx_none", "repository": "French-GSD"}, "not a UD repository name"),
+    ],
+)
+def test_fetch_ud_refuses_bad_names(isolated, kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        fetch_ud(**kwargs, download_if_missing=False)

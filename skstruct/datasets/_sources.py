@@ -1,11 +1,34 @@
 """The data layout under a data home, and where each corpus is downloaded from."""
 
-__all__ = ["FETCHERS", "FILES", "NLTK_URL", "URLS"]
+__all__ = ["FETCHERS", "FILES", "NLTK_URL", "UD_URL", "URLS", "ud_sources"]
 
 _CONLL2000_URL = "https://www.clips.uantwerpen.be/conll2000/chunking/"
 _CONLL2002_URL = "https://www.clips.uantwerpen.be/conll2002/ner/data/"
 #: NLTK's public data packages (zip archives, one per corpus).
 NLTK_URL = "https://raw.githubusercontent.com/nltk/nltk_data/gh-pages/packages/corpora/"
+#: A file of a Universal Dependencies treebank as released: each treebank's repository
+#: tags every release (``r2.5``) with the files of that release.
+UD_URL = (
+    "https://raw.githubusercontent.com/UniversalDependencies/{repository}/r{version}/"
+    "{treebank}-ud-{subset}.conllu"
+)
+#: The subsets of a UD treebank (some treebanks have no train or dev file).
+UD_SUBSETS = ("train", "dev", "test")
+
+
+def ud_sources(treebank, version, repository):
+    """``(files, urls, fetcher)`` of a UD treebank release's folder: its files by subset
+    (``en_ewt-ud-train.conllu`` ...), the URL of each (from :data:`UD_URL`) and the call
+    that fetches it."""
+    files = {subset: f"{treebank}-ud-{subset}.conllu" for subset in UD_SUBSETS}
+    url = UD_URL
+    urls = {
+        subset: url.format(repository=repository, version=version, treebank=treebank,
+                           subset=subset)
+        for subset in UD_SUBSETS
+    }  # fmt: skip
+    return files, urls, f'fetch_ud("{treebank}", version="{version}")'
+
 
 #: The files of each corpus folder under a data home: ``FILES[folder][subset]``.
 FILES = {
@@ -22,6 +45,10 @@ FILES = {
     },
     "brown": {"all": "brown.tsv"},
 }
+#: UD English-EWT 2.5 (the release UDPipe 1's published UD 2.5 models were trained on):
+#: the ``ud-ewt`` folder. Other treebanks and releases get folders when fetched.
+_EWT_FILES, _EWT_URLS, _EWT_FETCHER = ud_sources("en_ewt", "2.5", "UD_English-EWT")
+FILES["ud-ewt"] = _EWT_FILES
 
 #: Where each file is downloaded from: ``URLS[folder][subset]`` is a URL or a
 #: tuple of URLs tried in turn. A download may be the file itself (plain or
@@ -55,6 +82,7 @@ URLS = {
         for language in ("es", "eu")
     },
     "brown": {"all": f"{NLTK_URL}brown.zip"},
+    "ud-ewt": _EWT_URLS,
 }
 
 #: The call that fetches each folder, for messages that say what to run.
@@ -67,4 +95,5 @@ FETCHERS = {
     "conll2007-es": 'fetch_conll2007("es")',
     "conll2007-eu": 'fetch_conll2007("eu")',
     "brown": "fetch_brown()",
+    "ud-ewt": _EWT_FETCHER,
 }

@@ -79,12 +79,14 @@ def conll18_scores(gold, system):
 
     Parameters
     ----------
-    gold, system : list of list of dict
+    gold : list of list of dict
         Sentences of tokens as :func:`~skstruct.datasets.load_conllu` reads them (``form``,
         ``lemma``, ``upos``, ``xpos``, ``feats`` as a dict, a ``A=B|C=D`` string or None,
         ``head``, ``deprel``; an ``id`` that is not an integer, a multiword-token range
-        or an empty node, is skipped). Both must have the same sentences of the same
-        word forms.
+        or an empty node, is skipped).
+    system : list of list of dict
+        The annotation to score, in the same form: the same sentences of the same word
+        forms.
 
     Returns
     -------
