@@ -36,6 +36,7 @@ from .learners import (
     StructuredSVM,
     StructuredWeightedViolationsPerceptron,
 )
+from .lemmas import PredictedLemmas
 from .persistence import ModelFormatError, load, save
 from .pipeline import PredictedTags
 
@@ -58,6 +59,7 @@ __all__ = [
     "ModelFormatError",
     "ParameterMixing",
     "PassiveAggressive",
+    "PredictedLemmas",
     "PredictedTags",
     "StructuredPerceptron",
     "StructuredSVM",
