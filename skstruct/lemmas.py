@@ -10,15 +10,13 @@ form's affixes, its neighbours and (``columns``) its part of speech.
 
 from collections.abc import Mapping
 from difflib import SequenceMatcher
-
-from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.utils.validation import check_is_fitted
+from numbers import Integral
 
 from .decoders import Viterbi
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
-from .utils._sklearn_compat import HasMethods, fit_context
-from .utils.validation import check_sequences
+from .pipeline import TokenFieldPredictor
+from .utils._sklearn_compat import HasMethods, Interval
 
 __all__ = ["PredictedLemmas", "apply_edit_script", "edit_script"]
 
@@ -75,7 +73,7 @@ def apply_edit_script(form, script):
     return prefix + source[start : len(source) - end] + suffix
 
 
-class PredictedLemmas(TransformerMixin, BaseEstimator):
+class PredictedLemmas(TokenFieldPredictor):
     """Fill the ``lemma`` field of CoNLL-U token dicts with predicted lemmas.
 
     ``fit`` turns every training lemma into the edit script that derives it from its
@@ -118,7 +116,7 @@ class PredictedLemmas(TransformerMixin, BaseEstimator):
     _parameter_constraints: dict = {
         "tagger": [HasMethods(["fit", "predict"]), None],
         "columns": ["array-like"],
-        "max_iter": [int],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
     }
 
@@ -128,60 +126,24 @@ class PredictedLemmas(TransformerMixin, BaseEstimator):
         self.max_iter = max_iter
         self.random_state = random_state
 
-    @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y=None):
-        """Learn the edit scripts of the lemmas of ``X``.
-
-        Parameters
-        ----------
-        X : list of list of dict
-            Sentences of token dicts with ``form`` and ``lemma`` (and ``columns``), as
-            :func:`~skstruct.datasets.load_conllu` reads them.
-        y : ignored
-
-        Returns
-        -------
-        self : object
-        """
-        X = check_sequences(X)
+    def _training_data(self, X):
+        """The sentences with every lemma annotated, and their lemmas' edit scripts."""
         sentences, scripts = [], []
         for i, sentence in enumerate(X):
-            known = [token for token in sentence if self._lemma(i, token) != "_"]
-            if len(known) == len(sentence):  # a sentence with every lemma annotated
+            if all(self._lemma(i, token) != "_" for token in sentence):
                 sentences.append(sentence)
                 scripts.append([edit_script(t["form"], t["lemma"]) for t in sentence])
         if not sentences:
             raise ValueError("No sentence of X has every lemma annotated: nothing to learn.")
-        if self.tagger is None:
-            features = TokenFeatures(columns=list(self.columns), prefix_length=2,
-                                     suffix_length=4)  # fmt: skip
-            tagger = StructuredPerceptron(Viterbi(order=0), features=features,
-                                          max_iter=self.max_iter,
-                                          random_state=self.random_state)  # fmt: skip
-        else:
-            tagger = clone(self.tagger)
-        self.tagger_ = tagger.fit(sentences, scripts)
-        return self
+        return sentences, scripts
 
-    def transform(self, X):
-        """Copies of the sentences of ``X`` with ``lemma`` set to the predicted lemmas.
+    def _default_tagger(self):
+        features = TokenFeatures(columns=list(self.columns), prefix_length=2, suffix_length=4)
+        return StructuredPerceptron(Viterbi(order=0), features=features, max_iter=self.max_iter,
+                                    random_state=self.random_state)  # fmt: skip
 
-        Parameters
-        ----------
-        X : list of list of dict
-
-        Returns
-        -------
-        list of list of dict
-        """
-        check_is_fitted(self, "tagger_")
-        X = check_sequences(X)
-        predicted = self.tagger_.predict(X)
-        return [
-            [{**token, "lemma": apply_edit_script(token["form"], script)}
-             for token, script in zip(sentence, scripts)]
-            for sentence, scripts in zip(X, predicted)
-        ]  # fmt: skip
+    def _filled(self, token, script):
+        return {**token, "lemma": apply_edit_script(token["form"], script)}
 
     def predict(self, X):
         """The predicted lemmas of every token of ``X`` (lists of strings)."""
@@ -196,8 +158,3 @@ class PredictedLemmas(TransformerMixin, BaseEstimator):
             )
         lemma = token.get("lemma")
         return "_" if lemma is None else lemma
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        return tags

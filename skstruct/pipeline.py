@@ -20,7 +20,62 @@ from .utils.validation import check_sequences
 __all__ = ["PredictedTags"]
 
 
-class PredictedTags(TransformerMixin, BaseEstimator):
+class TokenFieldPredictor(TransformerMixin, BaseEstimator):
+    """What :class:`PredictedTags` and :class:`~skstruct.PredictedLemmas` share: a
+    sequence labeller trained on labels drawn from a field of CoNLL-U token dicts, and
+    ``transform`` filling that field from its predictions. Subclasses say which
+    sentences and labels to learn from (``_training_data``), the default labeller
+    (``_default_tagger``) and how a predicted label fills a token (``_filled``).
+    """
+
+    @fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Train the labeller on the labels the tokens of ``X`` give.
+
+        Parameters
+        ----------
+        X : list of list of dict
+            Sentences of token dicts, as :func:`~skstruct.datasets.load_conllu` reads
+            them.
+        y : ignored
+            The next step's targets, when in a Pipeline.
+
+        Returns
+        -------
+        self : object
+        """
+        sentences, labels = self._training_data(check_sequences(X))
+        tagger = self._default_tagger() if self.tagger is None else clone(self.tagger)
+        self.tagger_ = tagger.fit(sentences, labels)
+        return self
+
+    def transform(self, X):
+        """Copies of the sentences of ``X`` with the field filled from the predictions.
+
+        Parameters
+        ----------
+        X : list of list of dict
+
+        Returns
+        -------
+        list of list of dict
+        """
+        check_is_fitted(self, "tagger_")
+        X = check_sequences(X)
+        predicted = self.tagger_.predict(X)
+        return [
+            [self._filled(token, label) for token, label in zip(sentence, labels)]
+            for sentence, labels in zip(X, predicted)
+        ]
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags
+
+
+class PredictedTags(TokenFieldPredictor):
     """Replace a field of CoNLL-U token dicts by a tagger's predictions.
 
     ``fit`` trains a clone of ``tagger`` to predict ``field`` (for example the PTB
@@ -80,50 +135,16 @@ class PredictedTags(TransformerMixin, BaseEstimator):
         self.field = field
         self.random_state = random_state
 
-    @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y=None):
-        """Train the tagger on the gold ``field`` of every token of ``X``.
-
-        Parameters
-        ----------
-        X : list of list of dict
-            Sentences of token dicts, as :func:`~skstruct.datasets.load_conllu` reads
-            them; every token needs ``field``.
-        y : ignored
-            The parser's targets, when in a Pipeline.
-
-        Returns
-        -------
-        self : object
-        """
-        X = check_sequences(X)
+    def _training_data(self, X):
         tags = [[self._gold_tag(i, pos, token) for pos, token in enumerate(s)] for i, s in
                 enumerate(X)]  # fmt: skip
-        if self.tagger is None:
-            tagger = StructuredPerceptron(features=TokenFeatures(), random_state=self.random_state)
-        else:
-            tagger = clone(self.tagger)
-        self.tagger_ = tagger.fit(X, tags)
-        return self
+        return X, tags
 
-    def transform(self, X):
-        """Copies of the sentences of ``X`` with ``field`` set to the predicted tags.
+    def _default_tagger(self):
+        return StructuredPerceptron(features=TokenFeatures(), random_state=self.random_state)
 
-        Parameters
-        ----------
-        X : list of list of dict
-
-        Returns
-        -------
-        list of list of dict
-        """
-        check_is_fitted(self, "tagger_")
-        X = check_sequences(X)
-        predicted = self.tagger_.predict(X)
-        return [
-            [{**token, self.field: tag} for token, tag in zip(sentence, tags)]
-            for sentence, tags in zip(X, predicted)
-        ]
+    def _filled(self, token, tag):
+        return {**token, self.field: tag}
 
     def _gold_tag(self, i, pos, token):
         tag = token.get(self.field) if isinstance(token, Mapping) else None
@@ -134,9 +155,3 @@ class PredictedTags(TransformerMixin, BaseEstimator):
                 f"have it."
             )
         return tag
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags

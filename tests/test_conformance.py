@@ -22,6 +22,7 @@ from skstruct import (
     ArcFeatures,
     Eisner,
     ParameterMixing,
+    PredictedLemmas,
     PredictedTags,
     StructuredPerceptron,
     TokenFeatures,
@@ -46,6 +47,7 @@ TRANSFORMERS = [
     ArcFeatures(n_features=2**10),
     TokenDictEncoder(),
     PredictedTags(StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0)),
+    PredictedLemmas(columns=(), max_iter=2, random_state=0),
 ]
 
 
@@ -134,6 +136,8 @@ def _transformer_data(transformer):
     X, _ = _TREE_DATA if isinstance(transformer, ArcFeatures | PredictedTags) else _CHAIN_DATA
     if isinstance(transformer, TokenDictEncoder):
         return TokenFeatures().fit_transform(X)
+    if isinstance(transformer, PredictedLemmas):  # lemmas to learn: the forms, lower-cased
+        return [[{**t, "lemma": t["form"].lower()} for t in s] for s in _TREE_DATA[0]]
     return X
 
 
