@@ -2,11 +2,13 @@
 CoNLL 2018 shared task scores it for gold tokenization (``conll18_scores``).
 
 So far: the part-of-speech taggers (``PredictedTags``: an averaged perceptron on
-``TokenFeatures`` of the form, for UPOS and for XPOS) and the lemmatiser
-(``PredictedLemmas``: edit scripts, reading the gold UPOS, then the tagger's, as a
-pipeline would). Each component is trained on train, scored on dev; ``--test`` scores
-the test split too (once, with the settings chosen on dev). UDPipe 1's published UD 2.5
-model scores, on test: UPOS 94.4, XPOS 93.9, Lemmas 96.4.
+``TokenFeatures`` of the form, for UPOS and for XPOS), the morphological tagger
+(``PredictedFeats``: the whole FEATS set as one label) and the lemmatiser
+(``PredictedLemmas``: edit scripts); the last two read the gold UPOS, then the
+tagger's, as a pipeline would. AllTags is scored on the three taggers' output. Each
+component is trained on train, scored on dev; ``--test`` scores the test split too (once,
+with the settings chosen on dev). UDPipe 1's published UD 2.5 model scores, on test: UPOS
+94.4, XPOS 93.9, UFeats 95.4, AllTags 92.5, Lemmas 96.4.
 
 Run: ``python benchmarks/bench_ud.py [--epochs N] [--test]`` (the treebank is read from
 ``$SKSTRUCT_DATA``/``~/skstruct_data``, or downloaded by ``fetch_ud``).
@@ -15,7 +17,13 @@ Run: ``python benchmarks/bench_ud.py [--epochs N] [--test]`` (the treebank is re
 import argparse
 import time
 
-from skstruct import PredictedLemmas, PredictedTags, StructuredPerceptron, TokenFeatures
+from skstruct import (
+    PredictedFeats,
+    PredictedLemmas,
+    PredictedTags,
+    StructuredPerceptron,
+    TokenFeatures,
+)
 from skstruct.datasets import fetch_ud
 from skstruct.metrics import conll18_scores
 
@@ -51,6 +59,18 @@ def main():
             score = conll18_scores(gold, predicted)[field.upper()].f1
             print(f"{field.upper()} tagger: {name} {100 * score:.2f} (fit {seconds:.1f} s, "
                   f"tag {tag_seconds:.1f} s)")  # fmt: skip
+
+    feats, seconds = _timed(lambda: PredictedFeats(max_iter=args.epochs, random_state=0).fit(train))
+    for name, gold in splits.items():
+        with_gold, feats_seconds = _timed(lambda gold=gold: feats.transform(gold))
+        tagged = taggers["xpos"].transform(taggers["upos"].transform(gold))
+        predicted = feats.transform(tagged)
+        gold_upos = conll18_scores(gold, with_gold)["UFeats"].f1
+        scores = conll18_scores(gold, predicted)
+        print(f"UFeats: {name} {100 * gold_upos:.2f} with gold UPOS, "
+              f"{100 * scores['UFeats'].f1:.2f} with predicted UPOS; AllTags "
+              f"{100 * scores['AllTags'].f1:.2f} (fit {seconds:.1f} s, "
+              f"tag {feats_seconds:.1f} s)")  # fmt: skip
 
     lemmas, seconds = _timed(
         lambda: PredictedLemmas(max_iter=args.epochs, random_state=0).fit(train)

@@ -37,6 +37,7 @@ from .learners import (
     StructuredWeightedViolationsPerceptron,
 )
 from .lemmas import PredictedLemmas
+from .morphology import PredictedFeats
 from .persistence import ModelFormatError, load, save
 from .pipeline import PredictedTags
 
@@ -59,6 +60,7 @@ __all__ = [
     "ModelFormatError",
     "ParameterMixing",
     "PassiveAggressive",
+    "PredictedFeats",
     "PredictedLemmas",
     "PredictedTags",
     "StructuredPerceptron",

@@ -22,6 +22,7 @@ from skstruct import (
     ArcFeatures,
     Eisner,
     ParameterMixing,
+    PredictedFeats,
     PredictedLemmas,
     PredictedTags,
     StructuredPerceptron,
@@ -48,6 +49,7 @@ TRANSFORMERS = [
     TokenDictEncoder(),
     PredictedTags(StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0)),
     PredictedLemmas(columns=(), max_iter=2, random_state=0),
+    PredictedFeats(columns=(), max_iter=2, random_state=0),
 ]
 
 
@@ -133,7 +135,8 @@ def test_mixing_in_pipeline_and_grid_search():
 
 
 def _transformer_data(transformer):
-    X, _ = _TREE_DATA if isinstance(transformer, ArcFeatures | PredictedTags) else _CHAIN_DATA
+    trees = isinstance(transformer, ArcFeatures | PredictedTags | PredictedFeats)
+    X, _ = _TREE_DATA if trees else _CHAIN_DATA
     if isinstance(transformer, TokenDictEncoder):
         return TokenFeatures().fit_transform(X)
     if isinstance(transformer, PredictedLemmas):  # lemmas to learn: the forms, lower-cased

@@ -7,11 +7,19 @@ checks: the API page lists every public name, and the results page copies the RE
 benchmark tables exactly.
 """
 
+import contextlib
+import hashlib
 import importlib
 import re
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
+
+try:
+    import fcntl
+except ImportError:  # Windows: no lock (run the docs tests with -n 0 there)
+    fcntl = None
 
 import pytest
 
@@ -60,17 +68,31 @@ PAGES = [
 ]
 
 
+@contextlib.contextmanager
+def _build_lock():
+    """One docs build of this checkout at a time: conf.py empties docs/generated/ and
+    autosummary writes the API stubs there, in the source tree, so two builds at once
+    (two pytest-xdist workers) delete each other's stubs mid-build."""
+    digest = hashlib.sha1(str(ROOT).encode()).hexdigest()[:12]
+    path = Path(tempfile.gettempdir()) / f"skstruct-docs-{digest}.lock"
+    with open(path, "w") as lock:
+        if fcntl is not None:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+        yield
+
+
 @pytest.fixture(scope="module")
 def html(tmp_path_factory):
     """Build the site once: ``(output folder, completed process)``."""
     out = tmp_path_factory.mktemp("docs_html")
-    result = subprocess.run(
-        [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", DOCS, out],
-        cwd=ROOT,
-        capture_output=True,
-        text=True,
-        timeout=600,
-    )
+    with _build_lock():
+        result = subprocess.run(
+            [sys.executable, "-m", "sphinx", "-W", "--keep-going", "-q", "-b", "html", DOCS, out],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     return out, result
 
 

@@ -1,0 +1,134 @@
+"""PredictedFeats: the morphological features (FEATS) of CoNLL-U tokens, predicted as
+one label per token.
+
+A token's FEATS is a set of ``Name=Value`` pairs (``Number=Plur|Person=3``) or none
+(``_``). Treebanks use few distinct sets (about 150 in UD English-EWT), so the whole
+set is one label: a tagger learns to predict it from the form's affixes, its
+neighbours and its part of speech, and keeps the sets consistent (no ``Tense``
+without a ``VerbForm`` the treebank never pairs with it).
+"""
+
+from collections.abc import Mapping
+from numbers import Integral
+
+from sklearn.utils.validation import check_is_fitted
+
+from .decoders import Viterbi
+from .features import TokenFeatures
+from .learners import StructuredPerceptron
+from .pipeline import TokenFieldPredictor
+from .utils._sklearn_compat import HasMethods, Interval
+from .utils.validation import check_sequences
+
+__all__ = ["PredictedFeats", "feats_label", "feats_of_label"]
+
+#: The label of a token without features.
+NONE = "_"
+
+
+def feats_label(feats):
+    """The label of a FEATS value (a dict as :func:`~skstruct.datasets.load_conllu` reads
+    it, a ``A=B|C=D`` string or None): its pairs sorted by name, joined by ``|``.
+
+    Examples
+    --------
+    >>> feats_label({"Person": "3", "Number": "Plur"}), feats_label(None)
+    ('Number=Plur|Person=3', '_')
+    """
+    if feats is None or feats == NONE or feats == {}:
+        return NONE
+    if isinstance(feats, str):
+        pairs = feats.split("|")
+    else:
+        pairs = [f"{name}={value}" for name, value in feats.items()]
+    return "|".join(sorted(pairs, key=lambda pair: pair.split("=", 1)[0].lower()))
+
+
+def feats_of_label(label):
+    """The FEATS dict of a label (None for ``_``), as :func:`load_conllu` gives FEATS.
+
+    Examples
+    --------
+    >>> feats_of_label("Number=Plur|Person=3"), feats_of_label("_")
+    ({'Number': 'Plur', 'Person': '3'}, None)
+    """
+    if label == NONE:
+        return None
+    return dict(pair.split("=", 1) for pair in label.split("|"))
+
+
+class PredictedFeats(TokenFieldPredictor):
+    """Fill the ``feats`` field of CoNLL-U token dicts with predicted features.
+
+    ``fit`` trains a clone of ``tagger`` to predict each token's whole feature set as
+    one label (:func:`feats_label`); ``transform`` returns copies of the sentences
+    with ``feats`` set to the predicted sets (dicts, or None for none, as
+    :func:`~skstruct.datasets.load_conllu` reads them).
+
+    Parameters
+    ----------
+    tagger : estimator or None, default=None
+        The sequence labeller. ``None`` means an averaged perceptron over
+        :class:`~skstruct.TokenFeatures` of the form (a window of two words, suffixes of
+        up to 4 characters) and of the fields ``columns``, with first-order Viterbi.
+    columns : sequence of str, default=("upos",)
+        Token fields the default tagger reads besides the form (predicted tags in a
+        pipeline; ``()`` for the form alone).
+    max_iter : int, default=10
+        Epochs of the default tagger.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the default tagger.
+
+    Attributes
+    ----------
+    tagger_ : estimator
+        The fitted clone of the tagger.
+
+    Examples
+    --------
+    >>> from skstruct import PredictedFeats
+    >>> X = [[{"form": "dogs", "upos": "NOUN", "feats": {"Number": "Plur"}},
+    ...       {"form": "bark", "upos": "VERB", "feats": None}]] * 4
+    >>> feats = PredictedFeats(max_iter=3, random_state=0).fit(X)
+    >>> feats.transform([[{"form": "dogs", "upos": "NOUN"}]])
+    [[{'form': 'dogs', 'upos': 'NOUN', 'feats': {'Number': 'Plur'}}]]
+    """
+
+    _parameter_constraints: dict = {
+        "tagger": [HasMethods(["fit", "predict"]), None],
+        "columns": ["array-like"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, tagger=None, *, columns=("upos",), max_iter=10, random_state=None):
+        self.tagger = tagger
+        self.columns = columns
+        self.max_iter = max_iter
+        self.random_state = random_state
+
+    def _training_data(self, X):
+        labels = []
+        for i, sentence in enumerate(X):
+            for pos, token in enumerate(sentence):
+                if not isinstance(token, Mapping) or not isinstance(token.get("form"), str):
+                    raise ValueError(
+                        f"Example {i}: token {pos} ({token!r}) is not a token dict with a "
+                        f"'form' (CoNLL-U tokens, as load_conllu reads them)."
+                    )
+            labels.append([feats_label(token.get("feats")) for token in sentence])
+        return X, labels
+
+    def _default_tagger(self):
+        features = TokenFeatures(columns=list(self.columns), window=2, suffix_length=4)
+        return StructuredPerceptron(Viterbi(order=1), features=features, max_iter=self.max_iter,
+                                    random_state=self.random_state)  # fmt: skip
+
+    def _filled(self, token, label):
+        return {**token, "feats": feats_of_label(label)}
+
+    def predict(self, X):
+        """The predicted feature sets of every token of ``X`` (labels such as
+        ``"Number=Plur|Person=3"``, ``"_"`` for none)."""
+        check_is_fitted(self, "tagger_")
+        return self.tagger_.predict(check_sequences(X))
