@@ -10,13 +10,11 @@ form's affixes, its neighbours and (``columns``) its part of speech.
 
 from collections.abc import Mapping
 from difflib import SequenceMatcher
-from numbers import Integral
 
 from .decoders import Viterbi
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
-from .pipeline import TokenFieldPredictor
-from .utils._sklearn_compat import HasMethods, Interval
+from .pipeline import ColumnsTagger
 
 __all__ = ["PredictedLemmas", "apply_edit_script", "edit_script"]
 
@@ -73,7 +71,7 @@ def apply_edit_script(form, script):
     return prefix + source[start : len(source) - end] + suffix
 
 
-class PredictedLemmas(TokenFieldPredictor):
+class PredictedLemmas(ColumnsTagger):
     """Fill the ``lemma`` field of CoNLL-U token dicts with predicted lemmas.
 
     ``fit`` turns every training lemma into the edit script that derives it from its
@@ -112,19 +110,6 @@ class PredictedLemmas(TokenFieldPredictor):
     ...                                          {"form": "jumped", "upos": "X"}]])[0]]
     ['rat', 'jump']
     """
-
-    _parameter_constraints: dict = {
-        "tagger": [HasMethods(["fit", "predict"]), None],
-        "columns": ["array-like"],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
-    }
-
-    def __init__(self, tagger=None, *, columns=("upos",), max_iter=10, random_state=None):
-        self.tagger = tagger
-        self.columns = columns
-        self.max_iter = max_iter
-        self.random_state = random_state
 
     def _training_data(self, X):
         """The sentences with every lemma annotated, and their lemmas' edit scripts."""

@@ -9,15 +9,13 @@ without a ``VerbForm`` the treebank never pairs with it).
 """
 
 from collections.abc import Mapping
-from numbers import Integral
 
 from sklearn.utils.validation import check_is_fitted
 
 from .decoders import Viterbi
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
-from .pipeline import TokenFieldPredictor
-from .utils._sklearn_compat import HasMethods, Interval
+from .pipeline import ColumnsTagger
 from .utils.validation import check_sequences
 
 __all__ = ["PredictedFeats", "feats_label", "feats_of_label"]
@@ -57,7 +55,7 @@ def feats_of_label(label):
     return dict(pair.split("=", 1) for pair in label.split("|"))
 
 
-class PredictedFeats(TokenFieldPredictor):
+class PredictedFeats(ColumnsTagger):
     """Fill the ``feats`` field of CoNLL-U token dicts with predicted features.
 
     ``fit`` trains a clone of ``tagger`` to predict each token's whole feature set as
@@ -93,19 +91,6 @@ class PredictedFeats(TokenFieldPredictor):
     >>> feats.transform([[{"form": "dogs", "upos": "NOUN"}]])
     [[{'form': 'dogs', 'upos': 'NOUN', 'feats': {'Number': 'Plur'}}]]
     """
-
-    _parameter_constraints: dict = {
-        "tagger": [HasMethods(["fit", "predict"]), None],
-        "columns": ["array-like"],
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
-        "random_state": ["random_state"],
-    }
-
-    def __init__(self, tagger=None, *, columns=("upos",), max_iter=10, random_state=None):
-        self.tagger = tagger
-        self.columns = columns
-        self.max_iter = max_iter
-        self.random_state = random_state
 
     def _training_data(self, X):
         labels = []

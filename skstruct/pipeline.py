@@ -8,13 +8,14 @@ replaces that field with the tagger's predictions, so that a parser after it in 
 """
 
 from collections.abc import Mapping
+from numbers import Integral
 
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
-from .utils._sklearn_compat import HasMethods, fit_context
+from .utils._sklearn_compat import HasMethods, Interval, fit_context
 from .utils.validation import check_sequences
 
 __all__ = ["PredictedTags"]
@@ -73,6 +74,25 @@ class TokenFieldPredictor(TransformerMixin, BaseEstimator):
         tags.input_tags.two_d_array = False
         tags.input_tags.string = True
         return tags
+
+
+class ColumnsTagger(TokenFieldPredictor):
+    """A :class:`TokenFieldPredictor` whose default labeller reads the form and the token
+    fields ``columns``, for ``max_iter`` epochs: the parameters :class:`~skstruct.PredictedLemmas`
+    and :class:`~skstruct.PredictedFeats` share (see them)."""
+
+    _parameter_constraints: dict = {
+        "tagger": [HasMethods(["fit", "predict"]), None],
+        "columns": ["array-like"],
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, tagger=None, *, columns=("upos",), max_iter=10, random_state=None):
+        self.tagger = tagger
+        self.columns = columns
+        self.max_iter = max_iter
+        self.random_state = random_state
 
 
 class PredictedTags(TokenFieldPredictor):
