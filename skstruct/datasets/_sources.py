@@ -21,10 +21,9 @@ def ud_sources(treebank, version, repository):
     (``en_ewt-ud-train.conllu`` ...), the URL of each (from :data:`UD_URL`) and the call
     that fetches it."""
     files = {subset: f"{treebank}-ud-{subset}.conllu" for subset in UD_SUBSETS}
-    url = UD_URL
     urls = {
-        subset: url.format(repository=repository, version=version, treebank=treebank,
-                           subset=subset)
+        subset: UD_URL.format(repository=repository, version=version, treebank=treebank,
+                              subset=subset)
         for subset in UD_SUBSETS
     }  # fmt: skip
     return files, urls, f'fetch_ud("{treebank}", version="{version}")'

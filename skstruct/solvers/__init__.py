@@ -24,7 +24,6 @@ from ._eg import (
     objectives,
     online_epoch,
     online_step,
-    step_all,
 )
 from ._l2sgd import SGDCorpus, minimize_l2sgd
 from ._lbfgs import LINESEARCHES, minimize_lbfgs
@@ -62,5 +61,4 @@ __all__ = [
     "objectives",
     "online_epoch",
     "online_step",
-    "step_all",
 ]

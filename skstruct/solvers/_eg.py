@@ -60,7 +60,20 @@ class Proposal(NamedTuple):
     expected_loss: float
 
 
-class StructuredDual:
+class _EachExample:
+    """Duals that keep potentials per example: they step one example at a time (online
+    EG), and a batch step is every example's step against the same ``w``."""
+
+    online_steps = True
+
+    def step_all(self, coef, step):
+        """Every example's EG step against the same ``w = coef``; returns the new ``w``."""
+        for i in range(self.expected_loss.size):
+            self.accept(i, self.propose(i, self.gradient(i, coef), step))
+        return self.coef()
+
+
+class StructuredDual(_EachExample):
     """Dual variables of any structure with marginals and expected feature vectors
     (``has_marginals``, ``has_expected_delta``): example ``i``'s potentials ``theta_i``
     are laid out as its part scores (``structure.scores``), and everything else comes
@@ -72,9 +85,6 @@ class StructuredDual:
     value with probability 0.999 (:func:`gold_potential` of the structure's
     ``n_choices``).
     """
-
-    #: Steps one example at a time (online EG) as well as all at once.
-    online_steps = True
 
     def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
         _check_capabilities(structure)
@@ -271,7 +281,7 @@ def _check_capabilities(structure):
             )
 
 
-class ChainDual:
+class ChainDual(_EachExample):
     """Dual variables of a first-order :class:`~skstruct.structures.LinearChain`.
 
     ``phi`` has an emission coordinate for each (feature, label) pair of the chain's
@@ -279,8 +289,6 @@ class ChainDual:
     ``w`` is the chain's weight vector ``[transition | start | stop | emission pool]``
     (pool slots no pair holds stay zero).
     """
-
-    online_steps = True
 
     def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
         _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
@@ -433,11 +441,9 @@ class ChainDual:
         )  # fmt: skip
 
 
-class TreeDual:
+class TreeDual(_EachExample):
     """Dual variables of a first-order, unlabelled
     :class:`~skstruct.structures.ArcFactoredTree`: one potential per possible arc."""
-
-    online_steps = True
 
     def __init__(self, structure, decoder, encoded, gold, C, sample_weight=None, n_threads=1):
         _set_up(self, structure, decoder, encoded, C, sample_weight, n_threads)
@@ -679,7 +685,7 @@ def batch_step(dual, coef, rate, adaptive, ceiling=np.inf):
     before, step = dual_objective(dual, coef), rate
     snapshot = dual.snapshot() if adaptive else None
     for halvings in range(MAX_HALVINGS + 1):
-        new_coef = step_all(dual, coef, step)
+        new_coef = dual.step_all(coef, step)
         if not adaptive or dual_objective(dual, new_coef) >= before:
             counts = {"mean_rate": step, "rejected": halvings, "skipped": 0}
             return new_coef, _next_rate(step, halvings, adaptive, ceiling), counts
@@ -687,15 +693,6 @@ def batch_step(dual, coef, rate, adaptive, ceiling=np.inf):
         step /= 2.0
     counts = {"mean_rate": None, "rejected": halvings + 1, "skipped": dual.expected_loss.size}
     return coef, rate, counts
-
-
-def step_all(dual, coef, step):
-    """Every example's EG step against the same ``w = coef``; returns the new ``w``."""
-    if not dual.online_steps:
-        return dual.step_all(coef, step)
-    for i in range(dual.expected_loss.size):
-        dual.accept(i, dual.propose(i, dual.gradient(i, coef), step))
-    return dual.coef()
 
 
 def weighted_sum(dual, values):
