@@ -10,6 +10,7 @@ against the structure protocol, numba kernels, and the scikit-learn estimator co
 # crfsuite: its CRF registers with the model files (skstruct.persistence)
 from . import crfsuite  # noqa: F401
 from ._version import __version__
+from .clusters import WordClusters
 from .compilation import kernel_cache_dir, warmup
 from .decoders import (
     CKY,
@@ -38,8 +39,11 @@ from .learners import (
 )
 from .lemmas import PredictedLemmas
 from .morphology import PredictedFeats
+from .parsing import PredictedTrees
 from .persistence import ModelFormatError, load, save
 from .pipeline import PredictedTags
+from .relations import PredictedRelations
+from .ud import UDPipeline
 
 __all__ = [
     "AROW",
@@ -62,12 +66,16 @@ __all__ = [
     "PassiveAggressive",
     "PredictedFeats",
     "PredictedLemmas",
+    "PredictedRelations",
     "PredictedTags",
+    "PredictedTrees",
     "StructuredPerceptron",
     "StructuredSVM",
     "StructuredWeightedViolationsPerceptron",
     "TokenFeatures",
+    "UDPipeline",
     "Viterbi",
+    "WordClusters",
     "__version__",
     "kernel_cache_dir",
     "load",

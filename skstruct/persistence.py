@@ -54,6 +54,11 @@ from .learners import (
     StructuredWeightedViolationsPerceptron,
 )
 from .learners.crf import ConditionalRandomField, LinearChainCRF
+from .lemmas import PredictedLemmas
+from .morphology import PredictedFeats
+from .parsing import PredictedTrees
+from .pipeline import PredictedTags
+from .relations import PredictedRelations
 from .structures import (
     AnchoredRules,
     ArcFactoredTree,
@@ -64,6 +69,7 @@ from .structures import (
 )
 from .structures.constraints import ChainConstraints
 from .trees import Grammar, TreeTransform
+from .ud import UDPipeline
 from .updates import UPDATE_RULES, MixedAssignments, PassiveAggressiveUpdate
 
 __all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "register_estimator", "save"]
@@ -101,6 +107,12 @@ _ESTIMATORS = {
         BestCandidate,
         TokenFeatures,
         ArcFeatures,
+        PredictedTags,
+        PredictedFeats,
+        PredictedLemmas,
+        PredictedRelations,
+        PredictedTrees,
+        UDPipeline,
         *UPDATE_RULES.values(),
         MixedAssignments,
         PassiveAggressiveUpdate,

@@ -26,7 +26,8 @@ class TokenFieldPredictor(TransformerMixin, BaseEstimator):
     sequence labeller trained on labels drawn from a field of CoNLL-U token dicts, and
     ``transform`` filling that field from its predictions. Subclasses say which
     sentences and labels to learn from (``_training_data``), the default labeller
-    (``_default_tagger``) and how a predicted label fills a token (``_filled``).
+    (``_default_tagger``) and how a predicted label fills a token (``_filled``); those
+    whose labeller reads more than the token dicts derive it in ``_inputs``.
     """
 
     @fit_context(prefer_skip_nested_validation=False)
@@ -63,11 +64,15 @@ class TokenFieldPredictor(TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "tagger_")
         X = check_sequences(X)
-        predicted = self.tagger_.predict(X)
+        predicted = self.tagger_.predict(self._inputs(X))
         return [
             [self._filled(token, label) for token, label in zip(sentence, labels)]
             for sentence, labels in zip(X, predicted)
         ]
+
+    def _inputs(self, X):
+        """What the labeller reads of the sentences ``X``: the token dicts themselves."""
+        return X
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -334,9 +334,15 @@ def direction_distance(h, d):
     return (h < d) * 8 + (dist if dist <= 5 else 6 if dist <= 10 else 7)
 
 
+EXTRA_TEMPLATES = [
+    (0, ("he", "hc")), (1, ("de", "dc")), (2, ("he", "de")), (3, ("he", "dc")),
+    (4, ("hc", "de")), (5, ("he", "hc", "de", "dc")),
+]  # fmt: skip
+
+
 def arc_features(attrs, h, d, n_features):
     """Feature ids of arc h -> d; ``attrs`` lists (form, pos, prefix) ids per word, or
-    (form, pos, prefix, coarse) for the coarse templates too."""
+    (form, pos, prefix, coarse, extra...) for the coarse and extra-field templates too."""
     a = lambda i, c: _attribute(attrs, i, c)  # noqa: E731
     coarse = len(attrs[0]) > 3
     values = {
@@ -363,6 +369,14 @@ def arc_features(attrs, h, d, n_features):
         ids += [
             feature_hash(between, [values[head], a(b, column), values[dependent]], dd, n_features)
             for b in range(min(h, d) + 1, max(h, d))
+        ]
+    for column in range(4, len(attrs[0])):  # the extra fields, after the coarse ids
+        extra = {**values, "he": a(h, column), "de": a(d, column)}
+        base = 80 + 10 * (column - 4)
+        ids += [
+            feature_hash(base + t, [extra[name] for name in names], x, n_features)
+            for x in (NO_DIST, dd)
+            for t, names in EXTRA_TEMPLATES
         ]
     return ids
 

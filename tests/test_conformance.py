@@ -24,6 +24,7 @@ from skstruct import (
     ParameterMixing,
     PredictedFeats,
     PredictedLemmas,
+    PredictedRelations,
     PredictedTags,
     StructuredPerceptron,
     TokenFeatures,
@@ -50,6 +51,7 @@ TRANSFORMERS = [
     PredictedTags(StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0)),
     PredictedLemmas(columns=(), max_iter=2, random_state=0),
     PredictedFeats(columns=(), max_iter=2, random_state=0),
+    PredictedRelations(columns=("xpos",), max_iter=2, random_state=0),
 ]
 
 
@@ -135,12 +137,19 @@ def test_mixing_in_pipeline_and_grid_search():
 
 
 def _transformer_data(transformer):
-    trees = isinstance(transformer, ArcFeatures | PredictedTags | PredictedFeats)
+    trees = isinstance(
+        transformer, ArcFeatures | PredictedTags | PredictedFeats | PredictedRelations
+    )
     X, _ = _TREE_DATA if trees else _CHAIN_DATA
     if isinstance(transformer, TokenDictEncoder):
         return TokenFeatures().fit_transform(X)
     if isinstance(transformer, PredictedLemmas):  # lemmas to learn: the forms, lower-cased
         return [[{**t, "lemma": t["form"].lower()} for t in s] for s in _TREE_DATA[0]]
+    if isinstance(transformer, PredictedRelations):  # parsed: heads, and relations to learn
+        return [
+            [{**t, "head": h, "deprel": "root" if h == 0 else t["xpos"]} for t, h in zip(s, hs)]
+            for s, hs in zip(*_TREE_DATA)
+        ]
     return X
 
 

@@ -172,12 +172,30 @@ def test_coarse_pos_from_upos_or_a_tag_prefix():
     assert list(upos.vocabularies_) == ["form", "pos", "prefix", "coarse"]
     assert set(upos.vocabularies_["coarse"]) == {"NOUN", "VERB"}
     assert set(ArcFeatures(coarse_pos=2).fit(X).vocabularies_["coarse"]) == {"NN", "VB"}
-    assert ArcFeatures().fit(X).transform(X).attrs.shape == (2, 3)
+    assert ArcFeatures(coarse_pos=None).fit(X).transform(X).attrs.shape == (2, 3)
+    auto = ArcFeatures().fit(X)  # a UPOS beside every XPOS: the coarse POS
+    assert auto.coarse_ == "upos" and auto.transform(X).attrs.shape == (2, 4)
+    assert ArcFeatures().fit([[{"form": "Dogs", "xpos": "NNS"}]]).coarse_ is None
+    assert ArcFeatures(pos="upos").fit(X).coarse_ is None  # the POS read is the UPOS
     ids = upos.transform(X).attrs
     assert ids[:, 3].tolist() == [upos.vocabularies_["coarse"][t] for t in ("NOUN", "VERB")]
     for bad in (0, "xpos", 1.5):
         with pytest.raises(ValueError, match="coarse_pos"):
             ArcFeatures(coarse_pos=bad).fit(X)
+
+
+def test_fields_add_attribute_columns():
+    X = [[{"form": "Dogs", "xpos": "NNS", "upos": "NOUN", "feats": {"Number": "Plur"}},
+          {"form": "bark", "xpos": "VBP", "upos": "VERB", "lemma": "bark"}]]  # fmt: skip
+    features = ArcFeatures(fields=["lemma", "feats"]).fit(X)
+    assert list(features.vocabularies_)[4:] == ["field:lemma", "field:feats"]
+    assert set(features.vocabularies_["field:lemma"]) == {"_", "bark"}  # a missing lemma: "_"
+    assert set(features.vocabularies_["field:feats"]) == {"Number=Plur", "_"}
+    assert features.transform(X).attrs.shape == (2, 6)
+    with pytest.raises(ValueError, match="need a coarse POS"):
+        ArcFeatures(fields=["lemma"], coarse_pos=None).fit(X)
+    with pytest.raises(ValueError, match="at most 3 token field names"):
+        ArcFeatures(fields=["a", "b", "c", "d"]).fit(X)
 
 
 # -- SWVP on trees -----------------------------------------------------------------------------

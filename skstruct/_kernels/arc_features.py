@@ -27,6 +27,10 @@ N_RESERVED = 3
 #: 12 more templates (twice) and a second in-between feature per word.
 N_ARC_TEMPLATES = 42
 N_COARSE_TEMPLATES = 12
+#: Extra attribute columns after COARSE (token fields such as the lemma or the FEATS
+#: set): at most MAX_EXTRA of them, each with N_EXTRA_TEMPLATES templates (twice).
+MAX_EXTRA = 3
+N_EXTRA_TEMPLATES = 6
 N_SIBLING_TEMPLATES = 12
 N_LABEL_TEMPLATES = 10
 
@@ -97,10 +101,17 @@ def has_coarse(attrs):
 
 
 @njit
+def n_extra(attrs):
+    """How many extra attribute columns (after COARSE) token attributes carry."""
+    return max(attrs.shape[1] - COARSE - 1, 0)
+
+
+@njit
 def arc_width(n, coarse):
-    """Room for the feature ids of one arc in a sentence of ``n`` words."""
+    """Room for the feature ids of one arc in a sentence of ``n`` words (with ``coarse``,
+    room for the coarse templates and for MAX_EXTRA extra columns' templates)."""
     if coarse:
-        return N_ARC_TEMPLATES + 2 * N_COARSE_TEMPLATES + 2 * n
+        return N_ARC_TEMPLATES + 2 * N_COARSE_TEMPLATES + 2 * MAX_EXTRA * N_EXTRA_TEMPLATES + 2 * n
     return N_ARC_TEMPLATES + n
 
 
@@ -116,6 +127,8 @@ def arc_feature_ids(attrs, start, n, h, d, n_features, out):
         # np.int64: k may be typed as a literal where the fine ids are inlined, and a
         # literal argument compiles a copy of its own
         k = _coarse_arc_ids(attrs, start, n, h, d, n_features, out, np.int64(k))
+        for column in range(COARSE + 1, attrs.shape[1]):
+            k = _extra_arc_ids(attrs, start, n, h, d, n_features, out, np.int64(k), column)
     return k
 
 
@@ -192,6 +205,27 @@ def _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k):
     for b in range(min(h, d) + 1, max(h, d)):
         out[k] = _hash(73, hc, _attr(attrs, start, n, b, COARSE), dc, 0, dd, n_features)
         k += 1
+    return k
+
+
+@njit
+def _extra_arc_ids(attrs, start, n, h, d, n_features, out, k, column):
+    """The templates of extra attribute ``column`` (a lemma, a FEATS set) of arc
+    ``h -> d``, alone and crossed with the other word's coarse POS, written from
+    ``out[k]`` on."""
+    he, de = _attr(attrs, start, n, h, column), _attr(attrs, start, n, d, column)
+    hc, dc = _attr(attrs, start, n, h, COARSE), _attr(attrs, start, n, d, COARSE)
+    base = 80 + 10 * (column - COARSE - 1)
+    dd = direction_distance(h, d)
+    for conj in range(2):
+        x = NO_DIST if conj == 0 else dd
+        out[k + 0] = _hash(base + 0, he, hc, 0, 0, x, n_features)
+        out[k + 1] = _hash(base + 1, de, dc, 0, 0, x, n_features)
+        out[k + 2] = _hash(base + 2, he, de, 0, 0, x, n_features)
+        out[k + 3] = _hash(base + 3, he, dc, 0, 0, x, n_features)
+        out[k + 4] = _hash(base + 4, hc, de, 0, 0, x, n_features)
+        out[k + 5] = _hash(base + 5, he, hc, de, dc, x, n_features)
+        k += N_EXTRA_TEMPLATES
     return k
 
 

@@ -7,6 +7,7 @@ epoch). This module hands their names on, for the Python layers' ``_tree.name``.
 from .arc_features import (
     COARSE,
     FORM,
+    MAX_EXTRA,
     N_ARC_TEMPLATES,
     N_ATTRS,
     N_COARSE_TEMPLATES,
@@ -56,6 +57,7 @@ from .tree_search import (
 __all__ = [
     "COARSE",
     "FORM",
+    "MAX_EXTRA",
     "NONE",
     "NO_DIST",
     "N_ARC_TEMPLATES",

@@ -12,6 +12,7 @@ from ..metrics import (
     token_accuracy,
 )
 from . import _constituency as constituency
+from . import _ud as ud
 from ._common import (
     CLI_SETTINGS_VERSION,
     PUNCTUATION,
@@ -45,6 +46,11 @@ def run_predict(args):
     if settings["task"] == "constituency":
         constituency.predict(args, model)
         return 0
+    if settings["task"] == "ud":
+        write_lines(args.output, ud.predict(args, model), args.encoding)
+        if args.output:
+            info(args, f"Wrote the annotated sentences to {args.output}")
+        return 0
     text = read_text_of(args.file, args.encoding)
     _check_format(args, text, settings)
     if settings["task"] == "parse":
@@ -76,6 +82,10 @@ def run_evaluate(args):
     lines = [f"Model: {args.model} ({type(model).__name__}, task {settings['task']})"]
     if settings["task"] == "constituency":
         print("\n".join(lines + constituency.report(args, model)))
+        return 0
+    if settings["task"] == "ud":
+        X = ud.read(args.file, args.encoding).X
+        print("\n".join(lines + ud.report_lines(model, X, args.file)))
         return 0
     text = read_text_of(args.file, args.encoding)
     _check_format(args, text, settings)

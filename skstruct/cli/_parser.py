@@ -78,10 +78,11 @@ def _add_train(commands, parents):
     data.add_argument(
         "--task",
         required=True,
-        choices=(*SEQUENCE_TASKS, "parse", "constituency"),
+        choices=(*SEQUENCE_TASKS, "parse", "constituency", "ud"),
         help="tag, chunk, ner: sequence labelling; parse: dependency trees (CoNLL-U/CoNLL-X); "
         "constituency: phrase-structure trees (Penn Treebank bracketed files, gold tags as "
-        "input)",
+        "input); ud: the whole Universal Dependencies pipeline (UPOS, XPOS, FEATS, LEMMA, "
+        "HEAD, DEPREL predicted from the forms of a CoNLL-U file)",
     )
     data.add_argument("--train", required=True, metavar="FILE", help="training file")
     data.add_argument("--dev", metavar="FILE", help="development file, scored every epoch")
@@ -181,6 +182,12 @@ def _add_learning(learning):
         "--no-average", action="store_true", help="keep the last weights, not their average"
     )
     learning.add_argument("--random-state", type=int, default=0, metavar="SEED")
+    learning.add_argument(
+        "--n-jobs",
+        type=int,
+        metavar="N",
+        help="ud: stages trained at once where one does not read another's output",
+    )
 
 
 def _add_model_command(commands, parents, name, run, help, description):

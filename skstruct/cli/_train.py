@@ -9,6 +9,7 @@ from ..decoders import DECODERS
 from ..features import crfsuite_tutorial_features
 from ..tasks.trees import is_projective
 from . import _constituency as constituency
+from . import _ud as ud
 from ._common import (
     ALGORITHMS,
     CLI_SETTINGS_VERSION,
@@ -42,11 +43,15 @@ SPECIFIC_OPTIONS = [
 
 def run_train(args):
     """Train the model the options describe on ``--train`` and save it to ``--model``."""
+    if args.task == "ud":
+        ud.check_options(args)
+        _check_model_folder(args)
+        return ud.train(args)
+    if args.n_jobs is not None:
+        raise UsageError("--n-jobs applies to --task ud")
     _check_train_options(args)
     model = _estimator(args)  # before reading any data: bad values fail fast
-    folder = os.path.dirname(os.path.abspath(args.model))
-    if not os.path.isdir(folder):
-        raise CommandError(f"cannot save the model to {args.model}: no folder {folder}")
+    _check_model_folder(args)
     if args.task == "parse":
         train, dev, settings = _parse_data(args, model)
     elif args.task == "constituency":
@@ -62,6 +67,12 @@ def run_train(args):
     save(model, args.model, metadata={"cli": settings})
     print(f"Saved {args.model}: {_training_summary(model, settings['task'], seconds)}")
     return 0
+
+
+def _check_model_folder(args):
+    folder = os.path.dirname(os.path.abspath(args.model))
+    if not os.path.isdir(folder):
+        raise CommandError(f"cannot save the model to {args.model}: no folder {folder}")
 
 
 def _fit(model, train, dev, args):

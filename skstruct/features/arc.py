@@ -31,12 +31,15 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
 
     each once alone and once conjoined with the direction and a distance bucket (1-5,
     6-10, >10); and the POS of every word between the two, with the head and
-    dependent POS, direction and distance. With ``coarse_pos``, the same again over
-    coarse tags: words with their coarse POS (eight bi-gram and uni-gram templates),
-    the four surrounding-POS templates and the tags in between (MSTParser's coarse-POS
-    features; sparse word features back off to tag classes). Second-order sibling
-    parts ``(h, s, d)`` add head/sibling/dependent POS, sibling and dependent words
-    and POS pairs, alone and with the direction.
+    dependent POS, direction and distance. With a coarse POS (``coarse_pos``), the same
+    again over coarse tags: words with their coarse POS (eight bi-gram and uni-gram
+    templates), the four surrounding-POS templates and the tags in between (MSTParser's
+    coarse-POS features; sparse word features back off to tag classes). Each token
+    field of ``fields`` (the lemma, the FEATS set) adds six templates, alone and with
+    direction and distance: the head's and the dependent's value each with its coarse
+    POS, the two values together, each crossed with the other word's coarse POS, and
+    all four. Second-order sibling parts ``(h, s, d)`` add head/sibling/dependent POS,
+    sibling and dependent words and POS pairs, alone and with the direction.
 
     Parameters
     ----------
@@ -49,19 +52,29 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         Length of the word prefixes (McDonald et al. use 5).
     lowercase : bool, default=False
         Lower-case word forms before looking them up.
-    coarse_pos : int, "upos" or None, default=None
+    coarse_pos : int, "upos", "auto" or None, default="auto"
         Add the coarse-POS templates. An int ``k``: the first ``k`` characters of the
         POS tag (``1`` groups the Penn Treebank's NN, NNS, NNP and NNPS as N); ``"upos"``:
-        the universal tag, beside ``xpos``. None: no coarse templates. On the PTB
-        sample the structured SVM parsed 90.08 UAS with ``coarse_pos=1`` against 89.09
-        without (``benchmarks/bench_ssvm.py``, C chosen on the dev set for each); a pass
-        took 1.6x as long.
+        the universal tag, beside ``xpos``; ``"auto"``: ``"upos"`` where the POS read is
+        ``xpos`` and every training token has a ``upos`` too (UD treebanks), else none.
+        None: no coarse templates. On the PTB sample the structured SVM parsed 90.08 UAS
+        with ``coarse_pos=1`` against 89.09 without (``benchmarks/bench_ssvm.py``, C
+        chosen on the dev set for each); a pass took 1.6x as long. On UD English-EWT dev
+        (first-order Eisner, 10 epochs, gold tags) the UPOS beside the XPOS raised the
+        UAS from 82.25 to 85.20 (``benchmarks/bench_ud.py``).
+    fields : sequence of str, default=()
+        Token fields that add templates of their own (at most three, such as
+        ``("lemma", "feats")``; a FEATS dict is read as its sorted ``Name=Value`` pairs).
+        They need a coarse POS. A field missing or ``"_"`` is read as ``"_"``.
 
     Attributes
     ----------
     vocabularies_ : dict of str to dict
-        ``{"form": {...}, "pos": {...}, "prefix": {...}}``, and ``"coarse"`` with
-        ``coarse_pos``: value -> id.
+        ``{"form": {...}, "pos": {...}, "prefix": {...}}``, ``"coarse"`` with a coarse
+        POS, and one per field of ``fields``: value -> id.
+    coarse_ : int, "upos" or None
+        The coarse POS in use (``coarse_pos`` with ``"auto"`` resolved on the training
+        sentences).
 
     Examples
     --------
@@ -70,6 +83,14 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
     >>> encoded = ArcFeatures().fit_transform(X)
     >>> encoded.attrs.tolist()  # (form, POS, prefix) ids per token
     [[3, 3, 3], [4, 4, 4]]
+
+    UD tokens have a UPOS beside the XPOS: ``"auto"`` makes it the coarse POS.
+
+    >>> X = [[{"form": "Dogs", "xpos": "NNS", "upos": "NOUN", "lemma": "dog"},
+    ...       {"form": "bark", "xpos": "VBP", "upos": "VERB", "lemma": "bark"}]]
+    >>> features = ArcFeatures(fields=["lemma"]).fit(X)
+    >>> features.coarse_, features.transform(X).attrs.tolist()
+    ('upos', [[3, 3, 3, 3, 3], [4, 4, 4, 4, 4]])
     """
 
     _parameter_constraints: dict = {
@@ -77,17 +98,29 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         "pos": [StrOptions({"auto", "xpos", "upos"})],
         "prefix_length": [Interval(Integral, 1, None, closed="left")],
         "lowercase": ["boolean"],
-        "coarse_pos": [Interval(Integral, 1, None, closed="left"), StrOptions({"upos"}), None],
+        "coarse_pos": [
+            Interval(Integral, 1, None, closed="left"),
+            StrOptions({"upos", "auto"}),
+            None,
+        ],
+        "fields": ["array-like"],
     }
 
     def __init__(
-        self, n_features=2**22, pos="auto", prefix_length=5, lowercase=False, coarse_pos=None
+        self,
+        n_features=2**22,
+        pos="auto",
+        prefix_length=5,
+        lowercase=False,
+        coarse_pos="auto",
+        fields=(),
     ):
         self.n_features = n_features
         self.pos = pos
         self.prefix_length = prefix_length
         self.lowercase = lowercase
         self.coarse_pos = coarse_pos
+        self.fields = fields
 
     @fit_context(prefer_skip_nested_validation=True)
     def fit(self, X, y=None):
@@ -104,6 +137,8 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         -------
         self : object
         """
+        X = check_sequences(X)
+        self.coarse_ = self._resolve_coarse(X)
         vocabularies = {name: {} for name in self._columns()}
         for sentence in self._attributes(X):
             for values in sentence:
@@ -116,8 +151,8 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
 
     def transform(self, X):
         """Token attribute ids: a :class:`~skstruct.features.TokenAttributes` with three
-        ids per token (form, POS, prefix; a fourth, the coarse POS, with
-        ``coarse_pos``) and ``n_features`` hashed weights.
+        ids per token (form, POS, prefix; a fourth, the coarse POS, with a coarse POS;
+        then one per field of ``fields``) and ``n_features`` hashed weights.
 
         Parameters
         ----------
@@ -142,9 +177,33 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
 
     def _columns(self):
         """The attributes of a token, in the kernels' column order (FORM, POS, PREFIX,
-        COARSE)."""
-        coarse = () if self.coarse_pos is None else ("coarse",)
-        return ("form", "pos", "prefix", *coarse)
+        COARSE, then the fields)."""
+        coarse = () if self.coarse_ is None else ("coarse",)
+        return ("form", "pos", "prefix", *coarse, *(f"field:{name}" for name in self.fields))
+
+    def _resolve_coarse(self, X):
+        """The coarse POS to use: ``coarse_pos``, with ``"auto"`` resolved on ``X``."""
+        fields = list(self.fields)
+        if len(fields) > _tree.MAX_EXTRA or not all(isinstance(f, str) for f in fields):
+            raise ValueError(
+                f"fields must be at most {_tree.MAX_EXTRA} token field names; got {fields!r}."
+            )
+        coarse = self.coarse_pos
+        if coarse == "auto":
+            tokens = [t for s in X for t in s if isinstance(t, Mapping)]
+            reads_xpos = self.pos == "xpos" or (
+                self.pos == "auto" and any(t.get("xpos") not in (None, "_") for t in tokens)
+            )
+            has_upos = bool(tokens) and all(
+                isinstance(t.get("upos"), str) and t["upos"] != "_" for t in tokens
+            )
+            coarse = "upos" if reads_xpos and has_upos else None
+        if fields and coarse is None:
+            raise ValueError(
+                f"fields={fields!r} need a coarse POS: set coarse_pos=1 (the first letter of "
+                f"the POS) or 'upos' (the 'auto' default finds no UPOS beside the XPOS)."
+            )
+        return coarse
 
     def _attributes(self, X):
         """Per sentence, per token: (form, POS, prefix[, coarse POS]) strings; bad tokens
@@ -166,8 +225,9 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
                     form = form.lower()
                 pos = self._pos(token, i, j)
                 row = (form, pos, form[:k])
-                if self.coarse_pos is not None:
+                if self.coarse_ is not None:
                     row += (self._coarse(token, pos, i, j),)
+                row += tuple(_field_value(token.get(name)) for name in self.fields)
                 rows.append(row)
             yield rows
 
@@ -185,8 +245,8 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         return value
 
     def _coarse(self, token, pos, i, j):
-        if self.coarse_pos != "upos":
-            return pos[: self.coarse_pos]
+        if self.coarse_ != "upos":
+            return pos[: self.coarse_]
         upos = token.get("upos")
         if not isinstance(upos, str) or upos == "_":
             raise ValueError(
@@ -194,3 +254,13 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
                 f"every word; coarse_pos=1 takes the first letter of the POS tag instead."
             )
         return upos
+
+
+def _field_value(value):
+    """A token field as an attribute value: a FEATS dict as its ``Name=Value`` pairs,
+    a missing value as ``"_"``."""
+    if isinstance(value, Mapping):
+        from ..morphology import feats_label  # here: morphology imports this package
+
+        return feats_label(value)
+    return "_" if value is None else str(value)

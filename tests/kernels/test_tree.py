@@ -105,10 +105,11 @@ def test_nested_cycles_are_contracted_and_expanded():
     assert naive.tree_score(heads, arc) == pytest.approx(_brute_force(arc))
 
 
-def _sentence(seed, n, vocab=7, coarse=False):
+def _sentence(seed, n, vocab=7, coarse=False, extra=0):
     rng = np.random.default_rng(seed)
     # int32, as the parsers' encoder gives them: another dtype compiles every kernel again
-    return rng.integers(3, 3 + vocab, size=(n, tree.N_ATTRS + coarse), dtype=np.int32)
+    size = (n, tree.N_ATTRS + coarse + extra)
+    return rng.integers(3, 3 + vocab, size=size, dtype=np.int32)
 
 
 def _buffer(attrs):
@@ -118,9 +119,10 @@ def _buffer(attrs):
 
 
 @settings(max_examples=40)
-@given(seeds, st.integers(1, 12), st.integers(1, 1000), st.booleans())
-def test_feature_ids_match_the_python_twin(seed, n, n_features, coarse):
-    attrs = _sentence(seed, n, coarse=coarse)
+@given(seeds, st.integers(1, 12), st.integers(1, 1000), st.integers(0, 2 + tree.MAX_EXTRA))
+def test_feature_ids_match_the_python_twin(seed, n, n_features, columns):
+    # columns: 0 fine only, 1 with the coarse POS, 2.. with extra fields too
+    attrs = _sentence(seed, n, coarse=columns > 0, extra=max(columns - 1, 0))
     buffer = _buffer(attrs)
     rng = np.random.default_rng(seed)
     d = int(rng.integers(1, n + 1))
@@ -143,6 +145,19 @@ def test_coarse_templates_add_to_the_fine_ones():
     assert both[:k].tolist() == fine[:k].tolist()
     assert k <= tree.arc_width(9, False) and m <= tree.arc_width(9, True)
     assert set(fine[:k].tolist()) < set(both[:m].tolist())
+
+
+def test_extra_fields_add_their_templates_after_the_coarse_ones():
+    attrs = _sentence(6, 9, coarse=True, extra=tree.MAX_EXTRA)
+    h, d = 7, 2
+    coarse = _buffer(attrs)
+    k = tree.arc_feature_ids(attrs[:, : tree.COARSE + 1].copy(), 0, 9, h, d, 1 << 20, coarse)
+    for extra in range(1, tree.MAX_EXTRA + 1):
+        buffer = _buffer(attrs)
+        cut = attrs[:, : tree.COARSE + 1 + extra].copy()
+        m = tree.arc_feature_ids(cut, 0, 9, h, d, 1 << 20, buffer)
+        assert m == k + 2 * 6 * extra <= tree.arc_width(9, True)
+        assert buffer[:k].tolist() == coarse[:k].tolist()
 
 
 @pytest.mark.parametrize("coarse", [False, True])

@@ -1,0 +1,180 @@
+"""UDPipeline: a Universal Dependencies treebank's every predicted column, from the word
+forms: UPOS, XPOS, FEATS, LEMMA, HEAD and DEPREL.
+
+The stages run in a fixed order, each reading what the ones before it predicted: the
+two part-of-speech taggers read the forms; the morphological tagger and the lemmatiser
+read the predicted UPOS; the parser reads all four; the relation labeller reads the
+parser's heads. Each stage learns from the gold field it fills.
+"""
+
+from numbers import Integral
+
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.utils.validation import check_is_fitted
+
+from .decoders import Viterbi
+from .features import TokenFeatures
+from .learners import StructuredPerceptron
+from .lemmas import PredictedLemmas
+from .morphology import PredictedFeats
+from .parsing import PredictedTrees
+from .pipeline import PredictedTags
+from .utils._sklearn_compat import HasMethods, Interval, fit_context
+from .utils.validation import check_sequences
+
+__all__ = ["UDPipeline"]
+
+#: The stages, in the order they run, and the fields they fill.
+STAGES = (
+    ("upos", ("upos",)),
+    ("xpos", ("xpos",)),
+    ("feats", ("feats",)),
+    ("lemmas", ("lemma",)),
+    ("trees", ("head", "deprel")),
+)
+
+
+class UDPipeline(TransformerMixin, BaseEstimator):
+    """Tag, lemmatise and parse CoNLL-U sentences: UPOS, XPOS, FEATS, LEMMA, HEAD and
+    DEPREL predicted from the forms.
+
+    ``fit`` trains every stage on the gold annotation of ``X``, reading the fields
+    the stages before it fill as they predict them (on their own training sentences,
+    nearly gold); ``transform`` returns copies of the sentences with all six fields
+    predicted, the other fields (``id``, ``form``, ``deps``, ``misc``) as they were.
+
+    Parameters
+    ----------
+    upos, xpos, feats, lemmas, trees : estimator or None, default=None
+        The stages: transformers of token dicts that each fill their fields (see
+        :class:`~skstruct.PredictedTags`, :class:`~skstruct.PredictedFeats`,
+        :class:`~skstruct.PredictedLemmas`, :class:`~skstruct.PredictedTrees`).
+        ``None`` means the default of each, with ``max_iter`` and ``random_state``: the
+        taggers as :class:`~skstruct.PredictedTags` with an averaged perceptron on
+        :class:`~skstruct.TokenFeatures` of the form (a window of two words, suffixes
+        of four characters, first-order Viterbi), the others as their classes'
+        defaults.
+    max_iter : int, default=10
+        Epochs of the default stages.
+    n_jobs : int or None, default=None
+        Stages trained at once where one does not read another's output (the two
+        taggers); ``None`` means 1. The result does not depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Seeds the default stages.
+
+    Attributes
+    ----------
+    stages_ : dict of str to estimator
+        The fitted stages, by name (``"upos"``, ``"xpos"``, ``"feats"``, ``"lemmas"``,
+        ``"trees"``), in the order they run.
+
+    Examples
+    --------
+    >>> from skstruct import UDPipeline
+    >>> words = [("dogs", "dog", "NOUN", "NNS", {"Number": "Plur"}, 2, "nsubj"),
+    ...          ("bark", "bark", "VERB", "VBP", None, 0, "root")]
+    >>> keys = ("form", "lemma", "upos", "xpos", "feats", "head", "deprel")
+    >>> X = [[dict(zip(keys, word)) for word in words]] * 4
+    >>> ud = UDPipeline(max_iter=3, random_state=0).fit(X)
+    >>> [(t["upos"], t["lemma"], t["head"], t["deprel"])
+    ...  for t in ud.transform([[{"form": "dogs"}, {"form": "bark"}]])[0]]
+    [('NOUN', 'dog', 2, 'nsubj'), ('VERB', 'bark', 0, 'root')]
+    """
+
+    _parameter_constraints: dict = {
+        **{name: [HasMethods(["fit", "transform"]), None] for name, _ in STAGES},
+        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(
+        self,
+        upos=None,
+        xpos=None,
+        feats=None,
+        lemmas=None,
+        trees=None,
+        *,
+        max_iter=10,
+        n_jobs=None,
+        random_state=None,
+    ):
+        self.upos = upos
+        self.xpos = xpos
+        self.feats = feats
+        self.lemmas = lemmas
+        self.trees = trees
+        self.max_iter = max_iter
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y=None):
+        """Train every stage on the gold fields of ``X``.
+
+        Parameters
+        ----------
+        X : list of list of dict
+            Annotated sentences, as :func:`~skstruct.datasets.load_conllu` reads them
+            (every field the stages learn: ``upos``, ``xpos``, ``feats``, ``lemma``,
+            ``head``, ``deprel``).
+        y : ignored
+
+        Returns
+        -------
+        self : object
+        """
+        X = check_sequences(X)
+        stages = {name: self._stage(name) for name, _ in STAGES}
+        # the two taggers read the forms alone: they train side by side
+        taggers = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(stages[name].fit)(X) for name in ("upos", "xpos")
+        )
+        stages.update(upos=taggers[0], xpos=taggers[1])
+        tagged = stages["xpos"].transform(stages["upos"].transform(X))
+        stages["feats"].fit(tagged)
+        stages["lemmas"].fit(tagged)
+        analysed = stages["lemmas"].transform(stages["feats"].transform(tagged))
+        stages["trees"].fit(analysed)
+        self.stages_ = stages
+        return self
+
+    def transform(self, X):
+        """Copies of the sentences of ``X`` with every stage's fields predicted.
+
+        Parameters
+        ----------
+        X : list of list of dict
+            Sentences of token dicts with a ``form`` (other fields are kept, or
+            overwritten where a stage fills them).
+
+        Returns
+        -------
+        list of list of dict
+        """
+        check_is_fitted(self, "stages_")
+        X = check_sequences(X)
+        for name, _ in STAGES:
+            X = self.stages_[name].transform(X)
+        return X
+
+    def _stage(self, name):
+        given = getattr(self, name)
+        if given is not None:
+            return clone(given)
+        seed, epochs = self.random_state, self.max_iter
+        if name in ("upos", "xpos"):
+            features = TokenFeatures(window=2, suffix_length=4)
+            tagger = StructuredPerceptron(Viterbi(order=1), features=features,
+                                          max_iter=epochs, random_state=seed)  # fmt: skip
+            return PredictedTags(tagger, field=name)
+        cls = {"feats": PredictedFeats, "lemmas": PredictedLemmas, "trees": PredictedTrees}[name]
+        return cls(max_iter=epochs, random_state=seed)
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags

@@ -1,0 +1,113 @@
+"""PredictedRelations: relations of parsed words as tags, the fields they are read from,
+and the labeller on real UD data."""
+
+import pytest
+
+from skstruct import PredictedRelations
+from skstruct.datasets import load_conllu
+from skstruct.metrics import conll18_scores
+from skstruct.morphology import feats_label
+from skstruct.relations import ROOT, relation_fields
+
+SENTENCE = [  # "The dog of John barked loudly ."
+    {"form": "The", "upos": "DET", "head": 2},
+    {"form": "dog", "upos": "NOUN", "head": 5, "feats": {"Number": "Sing"}},
+    {"form": "of", "upos": "ADP", "head": 4},
+    {"form": "John", "upos": "PROPN", "head": 2},
+    {"form": "barked", "upos": "VERB", "head": 0},
+    {"form": "loudly", "upos": "ADV", "head": 5},
+    {"form": ".", "upos": "PUNCT", "head": 5},
+]
+
+
+def _brute_force_fields(sentence, columns):
+    """relation_fields written the slow way: every quantity searched for in the whole
+    sentence, word by word."""
+    n = len(sentence)
+
+    def value(token, name):
+        if name == "form":
+            return token["form"].lower()
+        if name == "feats":
+            return feats_label(token.get("feats"))
+        return token.get(name)
+
+    def word(i):
+        return {name: value(sentence[i - 1], name) for name in ("form", *columns)}
+
+    rows = []
+    for d in range(1, n + 1):
+        h = sentence[d - 1]["head"]
+        head = word(h) if h else dict.fromkeys(("form", *columns), ROOT)
+        first = columns[0]
+        row = dict(word(d))
+        row.update({f"head_{k}": v for k, v in head.items()})
+        distance = abs(h - d)
+        bucket = {1: "1", 2: "2", 3: "3-4", 4: "3-4"}.get(distance)
+        bucket = bucket or ("5-10" if distance <= 10 else ">10")
+        row["arc"] = "root" if h == 0 else ("L" if h < d else "R") + bucket
+        row["arc_pos"] = f"{head[first]}>{row[first]}/{row['arc'][0]}"
+        g = sentence[h - 1]["head"] if h else None
+        row["grandparent"] = f"{ROOT if not g else word(g)[first]}>{head[first]}"
+        earlier = [s for s in range(1, d) if sentence[s - 1]["head"] == h]
+        row["sibling"] = word(earlier[-1])[first] if earlier else None
+        leaves = [
+            word(c)["form"]
+            for c in range(1, d)
+            if sentence[c - 1]["head"] == d and all(t["head"] != c for t in sentence)
+        ]
+        row["children"] = " ".join(leaves) or None
+        kids = sum(t["head"] == d for t in sentence)
+        row["n_children"] = str(min(kids, 4))
+        rows.append(row)
+    return rows
+
+
+@pytest.mark.parametrize("columns", [("upos",), ("upos", "feats", "lemma")])
+def test_fields_equal_their_brute_force_twin(columns):
+    assert relation_fields(SENTENCE, columns) == _brute_force_fields(SENTENCE, columns)
+
+
+def test_fields_of_a_sentence_by_hand():
+    rows = relation_fields(SENTENCE, ("upos",))
+    dog, of, barked = rows[1], rows[2], rows[4]
+    assert (dog["head_form"], dog["arc"], dog["arc_pos"]) == ("barked", "R3-4", "VERB>NOUN/R")
+    assert (dog["children"], dog["n_children"]) == ("the", "2")  # "of John" has a child
+    assert (of["grandparent"], of["sibling"]) == ("NOUN>PROPN", None)
+    assert (barked["head_upos"], barked["arc"], barked["grandparent"]) == (
+        ROOT,
+        "root",
+        f"{ROOT}>{ROOT}",
+    )
+    assert rows[6]["sibling"] == "ADV"  # "." after "loudly" under "barked"
+
+
+def test_the_labeller_learns_english_ewt(corpus):
+    folder = corpus("ud-ewt")
+    X, _ = load_conllu(folder / "en_ewt-ud-train.conllu")
+    dev, _ = load_conllu(folder / "en_ewt-ud-dev.conllu")
+    relations = PredictedRelations(max_iter=2, random_state=0).fit(X[:2000])
+    unlabelled = [[{**t, "deprel": None} for t in s] for s in dev[:400]]
+    predicted = relations.transform(unlabelled)
+    assert all(
+        {**t, "deprel": p["deprel"]} == p
+        for s, q in zip(unlabelled, predicted)
+        for t, p in zip(s, q)
+    )
+    # gold heads: LAS is the labels' accuracy
+    assert conll18_scores(dev[:400], predicted)["LAS"].f1 > 0.85
+    assert relations.predict(dev[:1]) == [[t["deprel"] for t in relations.transform(dev[:1])[0]]]
+
+
+@pytest.mark.parametrize(
+    "sentence, message",
+    [
+        ([{"form": "dogs", "head": 0, "deprel": "root"}, "bark"], r"Example 0: token 1 \('bark'\)"),
+        ([{"form": "dogs", "head": 3, "deprel": "root"}], r"Example 0: token 0 has head 3"),
+        ([{"form": "dogs", "deprel": "root"}], r"Example 0: token 0 has head None.*parse first"),
+        ([{"form": "dogs", "head": 0}], r"Example 0: token 0 has no 'deprel'"),
+    ],
+)
+def test_bad_input_is_named(sentence, message):
+    with pytest.raises(ValueError, match=message):
+        PredictedRelations().fit([sentence])

@@ -1,0 +1,100 @@
+"""The UD pipeline: PredictedTrees (a parser's heads, a labeller's relations) and
+UDPipeline (every predicted column from the forms), on hand-made and real UD data."""
+
+import pytest
+
+from skstruct import (
+    ArcFeatures,
+    Eisner,
+    PredictedRelations,
+    PredictedTrees,
+    StructuredPerceptron,
+    UDPipeline,
+    load,
+    save,
+)
+from skstruct.datasets import load_conllu
+from skstruct.metrics import conll18_scores
+
+FILLED = ("upos", "xpos", "feats", "lemma", "head", "deprel")
+
+
+@pytest.fixture(scope="module")
+def ewt(corpus):
+    folder = corpus("ud-ewt")
+    train, _ = load_conllu(folder / "en_ewt-ud-train.conllu")
+    dev, _ = load_conllu(folder / "en_ewt-ud-dev.conllu")
+    return train[:600], dev[:150]
+
+
+def _bare(sentences):
+    """The sentences as raw text gives them: forms (and ids), nothing predicted."""
+    return [[{k: v for k, v in t.items() if k not in FILLED} for t in s] for s in sentences]
+
+
+def test_trees_are_the_parsers_heads_with_the_labellers_relations(ewt):
+    train, dev = ewt
+    trees = PredictedTrees(max_iter=2, random_state=0).fit(train)
+    parsed = trees.transform(dev)
+    parser = StructuredPerceptron(
+        Eisner(projectivize=True), features=ArcFeatures(fields=["lemma", "feats"]),
+        max_iter=2, random_state=0,
+    ).fit(train, [[t["head"] for t in s] for s in train])  # fmt: skip
+    heads = parser.predict(dev)
+    assert [[t["head"] for t in s] for s in parsed] == [list(map(int, h)) for h in heads]
+    relations = PredictedRelations(max_iter=2, random_state=0).fit(train)
+    with_heads = [[{**t, "head": int(h)} for t, h in zip(s, hs)] for s, hs in zip(dev, heads)]
+    expected = relations.predict(with_heads)
+    assert [[t["deprel"] for t in s] for s in parsed] == expected
+    assert trees.predict(dev[:3]) == [[(t["head"], t["deprel"]) for t in s] for s in parsed[:3]]
+    scores = conll18_scores(dev, parsed)
+    assert scores["UAS"].f1 > 0.7 and scores["LAS"].f1 > 0.6
+
+
+def test_trees_need_gold_heads():
+    with pytest.raises(ValueError, match=r"Example 0: token 1 has no integer 'head'"):
+        PredictedTrees(fields=()).fit([[{"form": "a", "upos": "X", "head": 0}, {"form": "b"}]])
+
+
+def test_pipeline_fills_every_predicted_column_from_the_forms(ewt):
+    train, dev = ewt
+    ud = UDPipeline(max_iter=2, random_state=0).fit(train)
+    annotated = ud.transform(_bare(dev))
+    assert list(ud.stages_) == ["upos", "xpos", "feats", "lemmas", "trees"]
+    for bare, done in zip(_bare(dev), annotated):
+        for token, out in zip(bare, done):
+            assert {k: v for k, v in out.items() if k not in FILLED} == token
+            assert set(FILLED) <= set(out)
+    scores = conll18_scores(dev, annotated)
+    floors = {"UPOS": 0.85, "XPOS": 0.85, "UFeats": 0.85, "Lemmas": 0.9, "UAS": 0.65, "LAS": 0.55}
+    for name, floor in floors.items():
+        assert scores[name].f1 > floor, (name, scores[name].f1)
+    # each stage reads what the ones before it predicted
+    tagged = ud.stages_["xpos"].transform(ud.stages_["upos"].transform(_bare(dev)))
+    assert [[t["upos"] for t in s] for s in tagged] == [[t["upos"] for t in s] for s in annotated]
+
+
+def test_pipeline_n_jobs_changes_nothing_and_it_saves_and_loads(ewt, tmp_path):
+    train, dev = ewt
+    one = UDPipeline(max_iter=1, random_state=0).fit(train[:200])
+    two = UDPipeline(max_iter=1, n_jobs=2, random_state=0).fit(train[:200])
+    assert one.transform(_bare(dev)) == two.transform(_bare(dev))
+    save(two, tmp_path / "ud.npz")
+    assert load(tmp_path / "ud.npz").transform(_bare(dev)) == one.transform(_bare(dev))
+
+
+def test_pipeline_takes_its_stages(ewt):
+    train, _ = ewt
+    trees = PredictedTrees(order=2, fields=(), max_iter=1, random_state=0)
+    ud = UDPipeline(trees=trees, max_iter=1, random_state=0).fit(train[:100])
+    assert ud.stages_["trees"].parser_.decoder.order == 2
+    assert ud.trees is trees and not hasattr(trees, "parser_")  # a clone was fitted
+
+
+def test_pipeline_names_a_missing_annotation():
+    X = [[{"form": "dogs", "upos": "NOUN", "xpos": "NNS", "lemma": "dog", "feats": None,
+           "head": 2, "deprel": "nsubj"},
+          {"form": "bark", "upos": "VERB", "lemma": "bark", "feats": None, "head": 0,
+           "deprel": "root"}]]  # fmt: skip
+    with pytest.raises(ValueError, match=r"Example 0: token 1 has no 'xpos' tag"):
+        UDPipeline(max_iter=1).fit(X)
