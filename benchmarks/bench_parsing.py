@@ -17,7 +17,15 @@ The corpora come from the ``fetch_*`` functions of ``skstruct.datasets``: read f
 import argparse
 import time
 
-from skstruct import SWVP, ArcEager, ArcStandard, ChuLiuEdmonds, Eisner, StructuredPerceptron
+from skstruct import (
+    SWVP,
+    ArcEager,
+    ArcStandard,
+    ChuLiuEdmonds,
+    Eisner,
+    PredictedTrees,
+    StructuredPerceptron,
+)
 from skstruct.datasets import fetch_conll2007, fetch_ptb_sample
 from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores
 
@@ -43,12 +51,35 @@ def parsers(labelled, max_iter):
         "Eisner 2nd, SWVP": SWVP(decoder=eisner2, gamma="wmr", mode="balanced", **common),
         "Chu-Liu-Edmonds, CSP": StructuredPerceptron(decoder=ChuLiuEdmonds(), **common),
     }
+    if labelled:  # an unlabelled parser, then PredictedRelations on its heads
+        for order in (1, 2):
+            out[f"Eisner {'1st' if order == 1 else '2nd'}, CSP, two stages"] = TwoStages(
+                PredictedTrees(order=order, **common)
+            )
     if not labelled:  # the transition parsers are unlabelled
         for system in (ArcStandard, ArcEager):  # same features, rule, beam and epochs
             out[f"{system.__name__} beam 8, max-violation"] = StructuredPerceptron(
                 system(beam_size=8, projectivize=True), update="max_violation", **common
             )
     return out
+
+
+class TwoStages:
+    """A :class:`~skstruct.PredictedTrees` (heads by an unlabelled parser, relations by
+    PredictedRelations) fitted and applied on the (head, deprel) pairs the others use."""
+
+    def __init__(self, trees):
+        self.trees = trees
+
+    def fit(self, X, y):
+        self.trees.fit(
+            [[{**t, "head": h, "deprel": r} for t, (h, r) in zip(s, p)] for s, p in zip(X, y)]
+        )
+        self.history_ = self.trees.parser_.history_  # the parser's epochs
+        return self
+
+    def predict(self, X):
+        return self.trees.predict(X)
 
 
 def main():

@@ -23,6 +23,7 @@ from sklearn.preprocessing import normalize
 from sklearn.utils.validation import check_is_fitted
 
 from .utils._sklearn_compat import Interval, fit_context
+from .utils.tags import SentencesTransformerTags
 from .utils.validation import check_sequences
 
 __all__ = ["WordClusters"]
@@ -48,7 +49,7 @@ def _words(sentence):
     return words
 
 
-class WordClusters(TransformerMixin, BaseEstimator):
+class WordClusters(SentencesTransformerTags, TransformerMixin, BaseEstimator):
     """Fill a ``cluster`` field of CoNLL-U token dicts with the word's cluster, learnt
     from the words around it in unlabelled text.
 
@@ -203,12 +204,6 @@ class WordClusters(TransformerMixin, BaseEstimator):
                 )
             sentences.append(words)
         return sentences
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags
 
 
 def _context_counts(sentences, index, contexts):

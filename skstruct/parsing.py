@@ -2,10 +2,12 @@
 CoNLL-U token dicts.
 
 Parsing in two stages (an unlabelled parser, then :class:`~skstruct.PredictedRelations`
-on the heads it chose) trains about six times as fast as a parser that labels its arcs
-and scores as well (UD English-EWT dev, first-order Eisner, 10 epochs: UAS 82.25 / LAS
-80.27 in 38 + 35 s, against 83.37 / 80.27 in 434 s), and the labeller reads more of the
-tree than an arc's label features can.
+on the heads it chose) trains about six times as fast as a parser that labels its arcs,
+for the same LAS or better. On UD English-EWT dev (first-order Eisner, 10 epochs, gold
+tags), with the XPOS alone: UAS 82.25 / LAS 80.27 in 38 + 35 s, against 83.37 / 80.27 in
+434 s; with the UPOS as coarse POS and the lemma and FEATS fields, the labelled parser
+reached UAS 85.59 / LAS 81.92 in 562 s, and its heads relabelled by PredictedRelations
+LAS 83.49: the labeller reads more of the tree than an arc's label features can.
 """
 
 from collections.abc import Mapping
@@ -19,12 +21,13 @@ from .features import ArcFeatures
 from .learners import StructuredPerceptron
 from .relations import PredictedRelations
 from .utils._sklearn_compat import HasMethods, Interval, fit_context
+from .utils.tags import SentencesTransformerTags
 from .utils.validation import check_sequences
 
 __all__ = ["PredictedTrees"]
 
 
-class PredictedTrees(TransformerMixin, BaseEstimator):
+class PredictedTrees(SentencesTransformerTags, TransformerMixin, BaseEstimator):
     """Fill the ``head`` and ``deprel`` fields of CoNLL-U token dicts: a parser's heads,
     then a labeller's relations.
 
@@ -42,8 +45,9 @@ class PredictedTrees(TransformerMixin, BaseEstimator):
     relations : estimator or None, default=None
         The labeller: a transformer that fills ``deprel`` given the heads, such as
         :class:`~skstruct.PredictedRelations` (``None``: that one with its defaults).
-    order : {1, 2}, default=1
-        Order of the default parser (2 adds sibling parts).
+    order : {1, 2}, default=2
+        Order of the default parser: 2 adds sibling parts (on UD English-EWT dev, gold
+        tags: UAS 86.29 against 85.20 for first order, in 3.4 times the time).
     fields : sequence of str, default=("lemma", "feats")
         Token fields of the default parser's extra arc templates (see
         :class:`~skstruct.ArcFeatures`).
@@ -85,7 +89,7 @@ class PredictedTrees(TransformerMixin, BaseEstimator):
         parser=None,
         relations=None,
         *,
-        order=1,
+        order=2,
         fields=("lemma", "feats"),
         max_iter=10,
         random_state=None,
@@ -151,12 +155,6 @@ class PredictedTrees(TransformerMixin, BaseEstimator):
         decoder = Eisner(order=self.order, projectivize=True)
         return StructuredPerceptron(decoder, features=features, max_iter=self.max_iter,
                                     random_state=self.random_state)  # fmt: skip
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags
 
 
 def _gold_head(i, pos, token):

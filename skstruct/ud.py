@@ -2,9 +2,10 @@
 forms: UPOS, XPOS, FEATS, LEMMA, HEAD and DEPREL.
 
 The stages run in a fixed order, each reading what the ones before it predicted: the
-two part-of-speech taggers read the forms; the morphological tagger and the lemmatiser
-read the predicted UPOS; the parser reads all four; the relation labeller reads the
-parser's heads. Each stage learns from the gold field it fills.
+part-of-speech tagger (UPOS and XPOS as one joint tag) reads the forms; the
+morphological tagger and the lemmatiser read the predicted UPOS; the parser reads all
+four; the relation labeller reads the parser's heads. Each stage learns from the gold
+fields it fills.
 """
 
 from numbers import Integral
@@ -21,21 +22,21 @@ from .morphology import PredictedFeats
 from .parsing import PredictedTrees
 from .pipeline import PredictedTags
 from .utils._sklearn_compat import HasMethods, Interval, fit_context
+from .utils.tags import SentencesTransformerTags
 from .utils.validation import check_sequences
 
 __all__ = ["UDPipeline"]
 
 #: The stages, in the order they run, and the fields they fill.
 STAGES = (
-    ("upos", ("upos",)),
-    ("xpos", ("xpos",)),
+    ("tags", ("upos", "xpos")),
     ("feats", ("feats",)),
     ("lemmas", ("lemma",)),
     ("trees", ("head", "deprel")),
 )
 
 
-class UDPipeline(TransformerMixin, BaseEstimator):
+class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
     """Tag, lemmatise and parse CoNLL-U sentences: UPOS, XPOS, FEATS, LEMMA, HEAD and
     DEPREL predicted from the forms.
 
@@ -46,27 +47,28 @@ class UDPipeline(TransformerMixin, BaseEstimator):
 
     Parameters
     ----------
-    upos, xpos, feats, lemmas, trees : estimator or None, default=None
+    tags, feats, lemmas, trees : estimator or None, default=None
         The stages: transformers of token dicts that each fill their fields (see
         :class:`~skstruct.PredictedTags`, :class:`~skstruct.PredictedFeats`,
         :class:`~skstruct.PredictedLemmas`, :class:`~skstruct.PredictedTrees`).
-        ``None`` means the default of each, with ``max_iter`` and ``random_state``: the
-        taggers as :class:`~skstruct.PredictedTags` with an averaged perceptron on
-        :class:`~skstruct.TokenFeatures` of the form (a window of two words, suffixes
-        of four characters, first-order Viterbi), the others as their classes'
-        defaults.
+        ``None`` means the default of each, with ``max_iter`` and ``random_state``:
+        ``tags`` as ``PredictedTags(field=("upos", "xpos"))`` (one joint tag) with an
+        averaged perceptron on :class:`~skstruct.TokenFeatures` of the form (a window
+        of two words, suffixes of up to five characters, first-order Viterbi), the others
+        as their classes' defaults.
     max_iter : int, default=10
         Epochs of the default stages.
     n_jobs : int or None, default=None
-        Stages trained at once where one does not read another's output (the two
-        taggers); ``None`` means 1. The result does not depend on it.
+        Stages trained at once where one does not read another's output (the
+        morphological tagger and the lemmatiser); ``None`` means 1. The result does not
+        depend on it.
     random_state : int, RandomState instance or None, default=None
         Seeds the default stages.
 
     Attributes
     ----------
     stages_ : dict of str to estimator
-        The fitted stages, by name (``"upos"``, ``"xpos"``, ``"feats"``, ``"lemmas"``,
+        The fitted stages, by name (``"tags"``, ``"feats"``, ``"lemmas"``,
         ``"trees"``), in the order they run.
 
     Examples
@@ -91,8 +93,7 @@ class UDPipeline(TransformerMixin, BaseEstimator):
 
     def __init__(
         self,
-        upos=None,
-        xpos=None,
+        tags=None,
         feats=None,
         lemmas=None,
         trees=None,
@@ -101,8 +102,7 @@ class UDPipeline(TransformerMixin, BaseEstimator):
         n_jobs=None,
         random_state=None,
     ):
-        self.upos = upos
-        self.xpos = xpos
+        self.tags = tags
         self.feats = feats
         self.lemmas = lemmas
         self.trees = trees
@@ -128,14 +128,11 @@ class UDPipeline(TransformerMixin, BaseEstimator):
         """
         X = check_sequences(X)
         stages = {name: self._stage(name) for name, _ in STAGES}
-        # the two taggers read the forms alone: they train side by side
-        taggers = Parallel(n_jobs=self.n_jobs, prefer="threads")(
-            delayed(stages[name].fit)(X) for name in ("upos", "xpos")
+        tagged = stages["tags"].fit(X).transform(X)
+        # the morphological tagger and the lemmatiser read the tags: side by side
+        Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            delayed(stages[name].fit)(tagged) for name in ("feats", "lemmas")
         )
-        stages.update(upos=taggers[0], xpos=taggers[1])
-        tagged = stages["xpos"].transform(stages["upos"].transform(X))
-        stages["feats"].fit(tagged)
-        stages["lemmas"].fit(tagged)
         analysed = stages["lemmas"].transform(stages["feats"].transform(tagged))
         stages["trees"].fit(analysed)
         self.stages_ = stages
@@ -165,16 +162,10 @@ class UDPipeline(TransformerMixin, BaseEstimator):
         if given is not None:
             return clone(given)
         seed, epochs = self.random_state, self.max_iter
-        if name in ("upos", "xpos"):
-            features = TokenFeatures(window=2, suffix_length=4)
+        if name == "tags":
+            features = TokenFeatures(window=2, suffix_length=5)
             tagger = StructuredPerceptron(Viterbi(order=1), features=features,
                                           max_iter=epochs, random_state=seed)  # fmt: skip
-            return PredictedTags(tagger, field=name)
+            return PredictedTags(tagger, field=("upos", "xpos"))
         cls = {"feats": PredictedFeats, "lemmas": PredictedLemmas, "trees": PredictedTrees}[name]
         return cls(max_iter=epochs, random_state=seed)
-
-    def __sklearn_tags__(self):
-        tags = super().__sklearn_tags__()
-        tags.input_tags.two_d_array = False
-        tags.input_tags.string = True
-        return tags

@@ -370,6 +370,13 @@ def arc_features(attrs, h, d, n_features):
             feature_hash(between, [values[head], a(b, column), values[dependent]], dd, n_features)
             for b in range(min(h, d) + 1, max(h, d))
         ]
+    if coarse:  # words between with the head's coarse POS, with the dependent's
+        tags = [a(b, 3) for b in range(min(h, d) + 1, max(h, d))]
+        hc, dc = values["hc"], values["dc"]
+        ids += [
+            feature_hash(74, [hc, dc, min(tags.count(hc), 3)], int(h < d), n_features),
+            feature_hash(75, [hc, dc, min(tags.count(dc), 3)], int(h < d), n_features),
+        ]
     for column in range(4, len(attrs[0])):  # the extra fields, after the coarse ids
         extra = {**values, "he": a(h, column), "de": a(d, column)}
         base = 80 + 10 * (column - 4)

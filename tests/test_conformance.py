@@ -26,8 +26,11 @@ from skstruct import (
     PredictedLemmas,
     PredictedRelations,
     PredictedTags,
+    PredictedTrees,
     StructuredPerceptron,
     TokenFeatures,
+    UDPipeline,
+    WordClusters,
 )
 from skstruct.features import TokenDictEncoder
 from skstruct.metrics import sequence_accuracy_scorer, token_accuracy_scorer
@@ -52,6 +55,9 @@ TRANSFORMERS = [
     PredictedLemmas(columns=(), max_iter=2, random_state=0),
     PredictedFeats(columns=(), max_iter=2, random_state=0),
     PredictedRelations(columns=("xpos",), max_iter=2, random_state=0),
+    PredictedTrees(order=1, fields=(), max_iter=2, random_state=0),
+    UDPipeline(max_iter=1, random_state=0),
+    WordClusters(n_clusters=2, n_components=2, min_count=1, random_state=0),
 ]
 
 
@@ -138,16 +144,28 @@ def test_mixing_in_pipeline_and_grid_search():
 
 def _transformer_data(transformer):
     trees = isinstance(
-        transformer, ArcFeatures | PredictedTags | PredictedFeats | PredictedRelations
+        transformer,
+        ArcFeatures | PredictedTags | PredictedFeats | PredictedRelations | WordClusters,
     )
     X, _ = _TREE_DATA if trees else _CHAIN_DATA
     if isinstance(transformer, TokenDictEncoder):
         return TokenFeatures().fit_transform(X)
     if isinstance(transformer, PredictedLemmas):  # lemmas to learn: the forms, lower-cased
         return [[{**t, "lemma": t["form"].lower()} for t in s] for s in _TREE_DATA[0]]
-    if isinstance(transformer, PredictedRelations):  # parsed: heads, and relations to learn
+    if isinstance(transformer, PredictedRelations | PredictedTrees | UDPipeline):
+        # parsed: heads, relations to learn, and for the pipeline all it predicts
         return [
-            [{**t, "head": h, "deprel": "root" if h == 0 else t["xpos"]} for t, h in zip(s, hs)]
+            [
+                {
+                    **t,
+                    "upos": t["xpos"],
+                    "lemma": t["form"],
+                    "feats": None,
+                    "head": h,
+                    "deprel": "root" if h == 0 else t["xpos"],
+                }
+                for t, h in zip(s, hs)
+            ]
             for s, hs in zip(*_TREE_DATA)
         ]
     return X

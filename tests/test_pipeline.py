@@ -48,6 +48,21 @@ def test_upos_field_and_default_tagger_are_reproducible():
     )
 
 
+def test_fields_tagged_jointly_are_one_label_split_back():
+    X, _ = _TREE_DATA
+    X = [[{**t, "upos": t["xpos"][0]} for t in s] for s in X]  # "NN" -> "N": a function
+    joint = PredictedTags(_tagger(), field=("upos", "xpos")).fit(X[:40])
+    labels = joint.tagger_.predict(X[40:])
+    assert all(label.count("\t") == 1 for s in labels for label in s)
+    out = joint.transform([[{"form": t["form"]} for t in s] for s in X[40:]])
+    assert [[f"{t['upos']}\t{t['xpos']}" for t in s] for s in out] == labels
+    # a joint tag is a pair the training data had: the UPOS is the XPOS's first letter
+    assert all(t["upos"] == t["xpos"][0] for s in out for t in s)
+    missing = [[{"form": "dog", "xpos": "NN"}]]
+    with pytest.raises(ValueError, match=r"Example 0: token 0 has no 'upos' tag"):
+        PredictedTags(_tagger(), field=("upos", "xpos")).fit(missing)
+
+
 def test_tokens_without_the_gold_field_are_named():
     X, _ = _TREE_DATA
     X = [list(s) for s in X]

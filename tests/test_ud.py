@@ -34,7 +34,7 @@ def _bare(sentences):
 
 def test_trees_are_the_parsers_heads_with_the_labellers_relations(ewt):
     train, dev = ewt
-    trees = PredictedTrees(max_iter=2, random_state=0).fit(train)
+    trees = PredictedTrees(order=1, max_iter=2, random_state=0).fit(train)
     parsed = trees.transform(dev)
     parser = StructuredPerceptron(
         Eisner(projectivize=True), features=ArcFeatures(fields=["lemma", "feats"]),
@@ -60,7 +60,7 @@ def test_pipeline_fills_every_predicted_column_from_the_forms(ewt):
     train, dev = ewt
     ud = UDPipeline(max_iter=2, random_state=0).fit(train)
     annotated = ud.transform(_bare(dev))
-    assert list(ud.stages_) == ["upos", "xpos", "feats", "lemmas", "trees"]
+    assert list(ud.stages_) == ["tags", "feats", "lemmas", "trees"]
     for bare, done in zip(_bare(dev), annotated):
         for token, out in zip(bare, done):
             assert {k: v for k, v in out.items() if k not in FILLED} == token
@@ -70,8 +70,9 @@ def test_pipeline_fills_every_predicted_column_from_the_forms(ewt):
     for name, floor in floors.items():
         assert scores[name].f1 > floor, (name, scores[name].f1)
     # each stage reads what the ones before it predicted
-    tagged = ud.stages_["xpos"].transform(ud.stages_["upos"].transform(_bare(dev)))
-    assert [[t["upos"] for t in s] for s in tagged] == [[t["upos"] for t in s] for s in annotated]
+    tagged = ud.stages_["tags"].transform(_bare(dev))
+    for field in ("upos", "xpos"):
+        assert [[t[field] for t in s] for s in tagged] == [[t[field] for t in s] for s in annotated]
 
 
 def test_pipeline_n_jobs_changes_nothing_and_it_saves_and_loads(ewt, tmp_path):
@@ -98,3 +99,5 @@ def test_pipeline_names_a_missing_annotation():
            "deprel": "root"}]]  # fmt: skip
     with pytest.raises(ValueError, match=r"Example 0: token 1 has no 'xpos' tag"):
         UDPipeline(max_iter=1).fit(X)
+    with pytest.raises(ValueError, match=r"Example 0: token 0 has a tab in a tag"):
+        UDPipeline(max_iter=1).fit([[{**X[0][0], "xpos": "N\tN"}]])

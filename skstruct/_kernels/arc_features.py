@@ -4,7 +4,9 @@ arc's (McDonald, Crammer & Pereira 2005, Table 1), a sibling part's (McDonald & 
 
 Words are rows ``start .. start + n - 1`` of ``attrs`` (int64, one column per token
 attribute: ``FORM, POS, PREFIX`` and, where a fourth column is given, ``COARSE``: a
-coarse POS that turns on the coarse-POS arc templates), whose values are vocabulary ids
+coarse POS that turns on the coarse-POS arc templates; after it, up to ``MAX_EXTRA``
+extra columns, token fields such as the lemma, each with templates of its own), whose
+values are vocabulary ids
 with three reserved ones: ``UNKNOWN`` (not seen in training), ``ROOT`` (the root's
 attributes) and ``NONE`` (beyond the sentence, for the surrounding-POS features).
 Features are never stored: their ids are hashed from a template number and the
@@ -27,6 +29,9 @@ N_RESERVED = 3
 #: 12 more templates (twice) and a second in-between feature per word.
 N_ARC_TEMPLATES = 42
 N_COARSE_TEMPLATES = 12
+#: With a COARSE column: how many words between head and dependent share the head's
+#: coarse POS, and the dependent's (0-3 or more), with both POS and the direction.
+N_COUNT_TEMPLATES = 2
 #: Extra attribute columns after COARSE (token fields such as the lemma or the FEATS
 #: set): at most MAX_EXTRA of them, each with N_EXTRA_TEMPLATES templates (twice).
 MAX_EXTRA = 3
@@ -111,7 +116,8 @@ def arc_width(n, coarse):
     """Room for the feature ids of one arc in a sentence of ``n`` words (with ``coarse``,
     room for the coarse templates and for MAX_EXTRA extra columns' templates)."""
     if coarse:
-        return N_ARC_TEMPLATES + 2 * N_COARSE_TEMPLATES + 2 * MAX_EXTRA * N_EXTRA_TEMPLATES + 2 * n
+        extra = 2 * MAX_EXTRA * N_EXTRA_TEMPLATES
+        return N_ARC_TEMPLATES + 2 * N_COARSE_TEMPLATES + N_COUNT_TEMPLATES + extra + 2 * n
     return N_ARC_TEMPLATES + n
 
 
@@ -202,10 +208,18 @@ def _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k):
         out[k + 10] = _hash(71, hc, hc_r, dc, dc_r, x, n_features)
         out[k + 11] = _hash(72, hc_l, hc, dc, dc_r, x, n_features)
         k += N_COARSE_TEMPLATES
+    same_as_head, same_as_dependent = 0, 0
     for b in range(min(h, d) + 1, max(h, d)):
-        out[k] = _hash(73, hc, _attr(attrs, start, n, b, COARSE), dc, 0, dd, n_features)
+        bc = _attr(attrs, start, n, b, COARSE)
+        out[k] = _hash(73, hc, bc, dc, 0, dd, n_features)
+        same_as_head += bc == hc
+        same_as_dependent += bc == dc
         k += 1
-    return k
+    # another verb between a verb and its dependent, another noun between a noun and its
+    direction = 1 if h < d else 0
+    out[k] = _hash(74, hc, dc, min(same_as_head, 3), 0, direction, n_features)
+    out[k + 1] = _hash(75, hc, dc, min(same_as_dependent, 3), 0, direction, n_features)
+    return k + N_COUNT_TEMPLATES
 
 
 @njit

@@ -13,3 +13,15 @@ def sequence_tags(tags):
     tags.target_tags.required = True
     tags.target_tags.one_d_labels = False
     return tags
+
+
+class SentencesTransformerTags:
+    """Tags of a transformer of sentences (lists of token dicts or strings), not 2-D
+    arrays: the mixin of the token-dict transformers (the predicted-field fillers, the
+    UD pipeline, word clusters)."""
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.input_tags.two_d_array = False
+        tags.input_tags.string = True
+        return tags

@@ -141,7 +141,8 @@ def test_coarse_templates_add_to_the_fine_ones():
     h, d = 2, 7
     k = tree.arc_feature_ids(attrs[:, : tree.N_ATTRS].copy(), 0, 9, h, d, 1 << 20, fine)
     m = tree.arc_feature_ids(attrs, 0, 9, h, d, 1 << 20, both)
-    assert m == k + 2 * tree.N_COARSE_TEMPLATES + (d - h - 1)  # and one per word in between
+    # and one per word in between, and the counts of words between like head, dependent
+    assert m == k + 2 * tree.N_COARSE_TEMPLATES + (d - h - 1) + 2
     assert both[:k].tolist() == fine[:k].tolist()
     assert k <= tree.arc_width(9, False) and m <= tree.arc_width(9, True)
     assert set(fine[:k].tolist()) < set(both[:m].tolist())
