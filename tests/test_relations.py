@@ -86,7 +86,7 @@ def test_the_labeller_learns_english_ewt(corpus):
     folder = corpus("ud-ewt")
     X, _ = load_conllu(folder / "en_ewt-ud-train.conllu")
     dev, _ = load_conllu(folder / "en_ewt-ud-dev.conllu")
-    relations = PredictedRelations(max_iter=2, random_state=0).fit(X[:2000])
+    relations = PredictedRelations(max_iter=2, random_state=0).fit(X[:800])
     unlabelled = [[{**t, "deprel": None} for t in s] for s in dev[:400]]
     predicted = relations.transform(unlabelled)
     assert all(
