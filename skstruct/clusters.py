@@ -24,7 +24,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .utils._sklearn_compat import Interval, fit_context
 from .utils.tags import SentencesTransformerTags
-from .utils.validation import check_sequences
+from .utils.validation import check_sequences, check_token_dict
 
 __all__ = ["WordClusters"]
 
@@ -182,11 +182,7 @@ class WordClusters(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         for i, sentence in enumerate(X):
             row = []
             for pos, token in enumerate(sentence):
-                if not isinstance(token, Mapping) or not isinstance(token.get("form"), str):
-                    raise ValueError(
-                        f"Example {i}: token {pos} ({token!r}) is not a token dict with a "
-                        f"'form' (CoNLL-U tokens, as load_conllu reads them)."
-                    )
+                check_token_dict(token, i, pos)
                 cluster = self.clusters_.get(token["form"].lower(), UNKNOWN)
                 row.append({**token, self.field: cluster})
             out.append(row)

@@ -8,15 +8,13 @@ neighbours and its part of speech, and keeps the sets consistent (no ``Tense``
 without a ``VerbForm`` the treebank never pairs with it).
 """
 
-from collections.abc import Mapping
-
 from sklearn.utils.validation import check_is_fitted
 
 from .decoders import Viterbi
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
 from .pipeline import ColumnsTagger
-from .utils.validation import check_sequences
+from .utils.validation import check_sequences, check_token_dict
 
 __all__ = ["PredictedFeats", "feats_label", "feats_of_label"]
 
@@ -96,11 +94,7 @@ class PredictedFeats(ColumnsTagger):
         labels = []
         for i, sentence in enumerate(X):
             for pos, token in enumerate(sentence):
-                if not isinstance(token, Mapping) or not isinstance(token.get("form"), str):
-                    raise ValueError(
-                        f"Example {i}: token {pos} ({token!r}) is not a token dict with a "
-                        f"'form' (CoNLL-U tokens, as load_conllu reads them)."
-                    )
+                check_token_dict(token, i, pos)
             labels.append([feats_label(token.get("feats")) for token in sentence])
         return X, labels
 

@@ -20,7 +20,7 @@ from .features import TokenFeatures
 from .learners import StructuredPerceptron
 from .morphology import feats_label
 from .pipeline import ColumnsTagger
-from .utils.validation import check_sequences
+from .utils.validation import check_sequences, check_token_dict
 
 __all__ = ["PredictedRelations", "relation_fields"]
 
@@ -87,12 +87,7 @@ def relation_fields(sentence, columns=("upos", "xpos", "lemma", "feats"), i=0):
     n = len(sentence)
     heads = []
     for pos, token in enumerate(sentence):
-        head = token.get("head") if isinstance(token, Mapping) else None
-        if not isinstance(token, Mapping) or not isinstance(token.get("form"), str):
-            raise ValueError(
-                f"Example {i}: token {pos} ({token!r}) is not a token dict with a 'form' "
-                f"(CoNLL-U tokens, as load_conllu reads them)."
-            )
+        head = check_token_dict(token, i, pos).get("head")
         if not isinstance(head, Integral) or not 0 <= head <= n:
             raise ValueError(
                 f"Example {i}: token {pos} has head {head!r}; PredictedRelations needs the "

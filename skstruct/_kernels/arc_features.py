@@ -106,12 +106,6 @@ def has_coarse(attrs):
 
 
 @njit
-def n_extra(attrs):
-    """How many extra attribute columns (after COARSE) token attributes carry."""
-    return max(attrs.shape[1] - COARSE - 1, 0)
-
-
-@njit
 def arc_width(n, coarse):
     """Room for the feature ids of one arc in a sentence of ``n`` words (with ``coarse``,
     room for the coarse templates and for MAX_EXTRA extra columns' templates)."""

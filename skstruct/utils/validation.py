@@ -114,6 +114,17 @@ def is_lazy(X):
     return isinstance(X, Iterable) and not isinstance(X, Collection)
 
 
+def check_token_dict(token, i, pos):
+    """Raise a ValueError naming sentence ``i`` and token ``pos`` unless ``token`` is a
+    CoNLL-U token dict with a string ``form``; returns ``token``."""
+    if not isinstance(token, Mapping) or not isinstance(token.get("form"), str):
+        raise ValueError(
+            f"Example {i}: token {pos} ({token!r}) is not a token dict with a 'form' "
+            f"(CoNLL-U tokens, as load_conllu reads them)."
+        )
+    return token
+
+
 def check_sequences_and_labels(X, y, *, X_name="X", y_name="y"):
     """Validate ``X`` and its label sequences ``y``: same count, same length pairwise.
 
