@@ -51,9 +51,9 @@ def parsers(labelled, max_iter):
         "Eisner 2nd, SWVP": SWVP(decoder=eisner2, gamma="wmr", mode="balanced", **common),
         "Chu-Liu-Edmonds, CSP": StructuredPerceptron(decoder=ChuLiuEdmonds(), **common),
     }
-    if labelled:  # an unlabelled parser, then PredictedRelations on its heads
+    if labelled:  # an unlabelled parser (a structured SVM), then PredictedRelations
         for order in (1, 2):
-            out[f"Eisner {'1st' if order == 1 else '2nd'}, CSP, two stages"] = TwoStages(
+            out[f"Eisner {'1st' if order == 1 else '2nd'}, SVM, two stages"] = TwoStages(
                 PredictedTrees(order=order, **common)
             )
     if not labelled:  # the transition parsers are unlabelled

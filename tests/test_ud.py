@@ -8,7 +8,7 @@ from skstruct import (
     Eisner,
     PredictedRelations,
     PredictedTrees,
-    StructuredPerceptron,
+    StructuredSVM,
     UDPipeline,
     load,
     save,
@@ -36,9 +36,9 @@ def test_trees_are_the_parsers_heads_with_the_labellers_relations(ewt):
     train, dev = ewt[0][:300], ewt[1]
     trees = PredictedTrees(order=1, max_iter=2, random_state=0).fit(train)
     parsed = trees.transform(dev)
-    parser = StructuredPerceptron(
+    parser = StructuredSVM(
         Eisner(projectivize=True), features=ArcFeatures(fields=["lemma", "feats"]),
-        max_iter=2, random_state=0,
+        C=0.03, tol=None, max_iter=2, random_state=0,
     ).fit(train, [[t["head"] for t in s] for s in train])  # fmt: skip
     heads = parser.predict(dev)
     assert [[t["head"] for t in s] for s in parsed] == [list(map(int, h)) for h in heads]
@@ -101,3 +101,14 @@ def test_pipeline_names_a_missing_annotation():
         UDPipeline(max_iter=1).fit(X)
     with pytest.raises(ValueError, match=r"Example 0: token 0 has a tab in a tag"):
         UDPipeline(max_iter=1).fit([[{**X[0][0], "xpos": "N\tN"}]])
+
+
+def test_pipeline_default_passes(ewt):
+    """max_iter=None: each default stage its own passes (20 for the tagger's SVM, 10 for
+    the others); an int sets every stage."""
+    train, _ = ewt
+    ud = UDPipeline(random_state=0).fit(train[:20])
+    assert ud.stages_["tags"].tagger_.n_iter_ == 20
+    assert ud.stages_["trees"].parser_.n_iter_ == 10
+    assert ud.stages_["feats"].tagger_.n_iter_ == 10
+    assert ud.set_params(max_iter=2).fit(train[:20]).stages_["tags"].tagger_.n_iter_ == 2

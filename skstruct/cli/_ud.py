@@ -53,11 +53,11 @@ def check_options(args):
 
 def train(args):
     """Train a :class:`~skstruct.UDPipeline` on ``--train``; report ``--dev``; save."""
-    epochs = args.max_iter or 10
     trees = None
     if args.order is not None:
-        trees = PredictedTrees(order=args.order, max_iter=epochs, random_state=args.random_state)
-    model = UDPipeline(trees=trees, max_iter=epochs, n_jobs=args.n_jobs,
+        trees = PredictedTrees(order=args.order, max_iter=args.max_iter or 10,
+                               random_state=args.random_state)  # fmt: skip
+    model = UDPipeline(trees=trees, max_iter=args.max_iter, n_jobs=args.n_jobs,
                        random_state=args.random_state)  # fmt: skip
     try:
         for estimator in (model, trees):
