@@ -141,8 +141,8 @@ class PredictedRelations(ColumnsTagger):
         Token fields read of each word and of its head (predicted ones in a pipeline);
         fields that are unannotated (None) give no feature. The first (a part of
         speech) also describes the arc, the grandparent and the sibling: on UD
-        English-EWT dev, 97.07% of the relations right on gold heads, against 96.90%
-        with the lemma first.
+        English-EWT dev (averaged perceptron), 97.07% of the relations right on gold
+        heads, against 96.90% with the lemma first.
     max_iter : int, default=10
         Passes of the default tagger.
     random_state : int, RandomState instance or None, default=None

@@ -3,9 +3,9 @@ forms: UPOS, XPOS, FEATS, LEMMA, HEAD and DEPREL.
 
 The stages run in a fixed order, each reading what the ones before it predicted: the
 part-of-speech tagger (UPOS and XPOS as one joint tag) reads the forms; the
-morphological tagger and the lemmatiser read the predicted UPOS; the parser reads all
-four; the relation labeller reads the parser's heads. Each stage learns from the gold
-fields it fills.
+morphological tagger (UPOS and XPOS) and the lemmatiser (UPOS) read the predicted tags;
+the parser reads all four; the relation labeller reads the parser's heads. Each stage
+learns from the gold fields it fills.
 """
 
 from numbers import Integral
