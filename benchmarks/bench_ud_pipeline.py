@@ -11,8 +11,8 @@ model, on test: UPOS 94.4, XPOS 93.9, UFeats 95.4, AllTags 92.5, Lemmas 96.4, UA
 84.4/81.1 (predicted tags), 88.1/86.2 (gold).
 
 Run: ``python benchmarks/bench_ud_pipeline.py [--order 1|2] [--epochs N] [--test]
-[--treebank conll2007-es]`` (the Spanish CoNLL-X treebank: its test split, scored with
-the same definitions, every word included).
+[--corpora brown,conll2000|none] [--treebank conll2007-es]`` (the Spanish CoNLL-X
+treebank: its test split, scored with the same definitions, every word included).
 """
 
 import argparse
@@ -62,7 +62,14 @@ def main():
         help="conll2007-es: the CoNLL-X Spanish treebank (train and test only), as a second "
         "language with the settings chosen on English",
     )
+    parser.add_argument(
+        "--corpora",
+        default="brown,conll2000",
+        help="tagged corpora whose word tags the tagger reads, comma-separated, or 'none' "
+        "(default: brown,conll2000, the command line's default)",
+    )
     args = parser.parse_args()
+    corpora = [] if args.corpora == "none" else args.corpora.split(",")
     if args.treebank == "en_ewt":
         train = fetch_ud("en_ewt", "train").data
         splits = {"dev": fetch_ud("en_ewt", "dev").data}
@@ -73,7 +80,7 @@ def main():
         splits = {"test": fetch_conll2007("es", "test", labelled=True).data}
     trees = {} if args.order is None else {"order": args.order}
     print(f"{args.treebank}: {len(train)} training sentences, epochs {args.epochs or 'default'}, "
-          f"parser {trees or 'default'}", flush=True)  # fmt: skip
+          f"parser {trees or 'default'}, corpora {corpora or 'none'}", flush=True)  # fmt: skip
 
     def make_trees():
         if not trees:
@@ -81,9 +88,9 @@ def main():
         return PredictedTrees(**trees, max_iter=args.epochs or 10, random_state=0)
 
     ud, seconds = timed(
-        lambda: UDPipeline(trees=make_trees(), max_iter=args.epochs, n_jobs=2, random_state=0).fit(
-            train
-        )
+        lambda: UDPipeline(
+            trees=make_trees(), corpora=corpora, max_iter=args.epochs, n_jobs=2, random_state=0
+        ).fit(train)
     )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux
     print(f"pipeline: trained in {seconds:.1f} s (n_jobs=2); peak resident memory so far "

@@ -12,6 +12,7 @@ from . import crfsuite  # noqa: F401
 from ._version import __version__
 from .clusters import WordClusters
 from .compilation import kernel_cache_dir, warmup
+from .corpus_tags import CorpusTags
 from .decoders import (
     CKY,
     ArcEager,
@@ -57,6 +58,7 @@ __all__ = [
     "BestCandidate",
     "ChuLiuEdmonds",
     "ConditionalRandomField",
+    "CorpusTags",
     "Eisner",
     "ExponentiatedGradientSSVM",
     "Greedy",

@@ -39,6 +39,7 @@ import os
 import numpy as np
 
 from ._version import __version__
+from .corpus_tags import CorpusTags
 from .decoders import DECODERS, BestCandidate
 from .features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from .learners import (
@@ -113,6 +114,7 @@ _ESTIMATORS = {
         PredictedRelations,
         PredictedTrees,
         UDPipeline,
+        CorpusTags,
         *UPDATE_RULES.values(),
         MixedAssignments,
         PassiveAggressiveUpdate,

@@ -14,6 +14,7 @@ from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
+from .corpus_tags import SOURCES, CorpusTags
 from .decoders import Viterbi
 from .features import TokenFeatures
 from .learners import StructuredSVM
@@ -64,6 +65,15 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         of up to five characters, first-order Viterbi); ``feats`` as
         ``PredictedFeats(columns=("upos", "xpos"))``; the others as their classes'
         defaults.
+    corpora : sequence of str or CorpusTags, or None, default=None
+        Tagged corpora of other annotations whose word tags the default tagger reads
+        as columns (see :class:`~skstruct.CorpusTags`): names (``"brown"``,
+        ``"conll2000"``, each with its own default settings) or estimators. Their
+        fields go no further than the tagger: ``transform``'s sentences do not have
+        them. None means none. ``("brown", "conll2000")`` raised UPOS/XPOS from
+        94.77/94.39 to 95.15/94.79 on English-EWT dev (at about 20 s of training); it is
+        the command line's default, not this class's, because it reads the Brown corpus
+        and CoNLL-2000 (downloaded where ``$SKSTRUCT_DATA`` does not have them).
     max_iter : int or None, default=None
         Epochs (passes of the structured SVMs) of every default stage; ``None`` means
         each one's own: 20 passes of the tagger, 10 for the others.
@@ -79,6 +89,8 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
     stages_ : dict of str to estimator
         The fitted stages, by name (``"tags"``, ``"feats"``, ``"lemmas"``,
         ``"trees"``), in the order they run.
+    corpora_ : list of CorpusTags
+        The fitted corpora of ``corpora``, whose fields the tagger reads.
 
     Examples
     --------
@@ -95,6 +107,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
 
     _parameter_constraints: dict = {
         **{name: [HasMethods(["fit", "transform"]), None] for name, _ in STAGES},
+        "corpora": ["array-like", None],
         "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
@@ -107,6 +120,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         lemmas=None,
         trees=None,
         *,
+        corpora=None,
         max_iter=None,
         n_jobs=None,
         random_state=None,
@@ -115,6 +129,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         self.feats = feats
         self.lemmas = lemmas
         self.trees = trees
+        self.corpora = corpora
         self.max_iter = max_iter
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -136,8 +151,17 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         self : object
         """
         X = check_sequences(X)
-        stages = {name: self._stage(name) for name, _ in STAGES}
-        tagged = stages["tags"].fit(X).transform(X)
+        self.corpora_ = [corpus.fit(X) for corpus in self._corpora()]
+        fields = [field for corpus in self.corpora_ for field in corpus.fields_]
+        taken = {"form", *(f for _, filled in STAGES for f in filled)}
+        if len(set(fields)) < len(fields) or taken.intersection(fields):
+            raise ValueError(
+                f"The corpora fill the fields {fields}: each needs a name of its own, not "
+                f"one of {sorted(taken)} (set CorpusTags' field)."
+            )
+        stages = {name: self._stage(name, fields) for name, _ in STAGES}
+        read = self._with_corpora(X)
+        tagged = self._without_corpora(stages["tags"].fit(read).transform(read))
         # the morphological tagger and the lemmatiser read the tags: side by side
         Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(stages[name].fit)(tagged) for name in ("feats", "lemmas")
@@ -162,17 +186,44 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         """
         check_is_fitted(self, "stages_")
         X = check_sequences(X)
-        for name, _ in STAGES:
+        X = self._without_corpora(self.stages_["tags"].transform(self._with_corpora(X)))
+        for name, _ in STAGES[1:]:
             X = self.stages_[name].transform(X)
         return X
 
-    def _stage(self, name):
+    def _corpora(self):
+        """Unfitted copies of ``corpora``: names become CorpusTags with their defaults."""
+        corpora = []
+        for i, corpus in enumerate(self.corpora or ()):
+            if isinstance(corpus, str) and corpus in SOURCES:
+                corpus = CorpusTags(corpus, random_state=self.random_state)
+            elif not isinstance(corpus, CorpusTags):
+                raise ValueError(
+                    f"corpora[{i}] is {corpus!r}: give a CorpusTags or one of the names "
+                    f"{sorted(SOURCES)}."
+                )
+            corpora.append(clone(corpus))
+        return corpora
+
+    def _with_corpora(self, X):
+        for corpus in self.corpora_:
+            X = corpus.transform(X)
+        return X
+
+    def _without_corpora(self, X):
+        """The sentences without the corpora's fields: only the tagger reads them."""
+        fields = {field for corpus in self.corpora_ for field in corpus.fields_}
+        if not fields:
+            return X
+        return [[{k: v for k, v in t.items() if k not in fields} for t in s] for s in X]
+
+    def _stage(self, name, fields=()):
         given = getattr(self, name)
         if given is not None:
             return clone(given)
         seed, epochs = self.random_state, self.max_iter
         if name == "tags":
-            features = TokenFeatures(window=2, suffix_length=5)
+            features = TokenFeatures(window=2, suffix_length=5, columns=list(fields) or None)
             tagger = StructuredSVM(Viterbi(order=1), features=features, C=TAGGER_C, tol=None,
                                    max_iter=epochs or TAGGER_PASSES, random_state=seed)  # fmt: skip
             return PredictedTags(tagger, field=("upos", "xpos"))

@@ -23,10 +23,12 @@ def ewt_files(corpus, tmp_path_factory):
 def test_train_predict_evaluate(ewt_files, tmp_path, capsys):
     train, dev = ewt_files
     model = tmp_path / "ud.npz"
+    # one corpus, the quicker one: the default's Brown guide trains on 1.16 million words
     status, out, err = _run(capsys, "train --task ud --max-iter 2 --n-jobs 2 --train", train,
-                            "--dev", dev, "--model", model)  # fmt: skip
+                            "--dev", dev, "--model", model, "--corpora conll2000")  # fmt: skip
     assert status == 0, err
     assert "a UD pipeline trained on 300 sentences" in out
+    assert [c.source for c in load(model).corpora_] == ["conll2000"]
     assert "CoNLL 2018 scores (gold tokenization): UPOS" in out
     assert isinstance(load(model), UDPipeline)
     output = tmp_path / "out.conllu"
@@ -54,6 +56,8 @@ def test_train_predict_evaluate(ewt_files, tmp_path, capsys):
         ("--label upos", "--label does not apply to --task ud"),
         ("--order 0", "--order is the parser's, 1 or 2"),
         ("--format conll", "--task ud reads CoNLL-U files"),
+        ("--corpora brown,wsj", "give distinct names from brown, conll2000"),
+        ("--corpora brown,brown", "give distinct names"),
     ],
 )
 def test_options_that_do_not_apply_are_refused(tmp_path, capsys, options, fragment):
@@ -62,7 +66,19 @@ def test_options_that_do_not_apply_are_refused(tmp_path, capsys, options, fragme
     assert status == 2 and out == "" and fragment in err, err
 
 
-def test_n_jobs_is_for_the_ud_pipeline(tmp_path, capsys):
-    status, _, err = _run(capsys, "train --task parse --n-jobs 2 --train", UD, "--model",
+@pytest.mark.parametrize("option", ["--n-jobs 2", "--corpora brown"])
+def test_ud_options_are_for_the_ud_pipeline(tmp_path, capsys, option):
+    status, _, err = _run(capsys, "train --task parse", option, "--train", UD, "--model",
                           tmp_path / "m.npz")  # fmt: skip
-    assert status == 2 and "--n-jobs applies to --task ud" in err
+    assert status == 2 and f"{option.split()[0]} applies to --task ud" in err
+
+
+@pytest.mark.parametrize(
+    "given, names", [(None, ["brown", "conll2000"]), ("none", []), ("conll2000", ["conll2000"])]
+)
+def test_corpora_default_to_brown_and_conll2000(given, names):
+    from argparse import Namespace
+
+    from skstruct.cli._ud import corpora
+
+    assert corpora(Namespace(corpora=given)) == names

@@ -20,6 +20,7 @@ from sklearn.utils.estimator_checks import (
 
 from skstruct import (
     ArcFeatures,
+    CorpusTags,
     Eisner,
     ParameterMixing,
     PredictedFeats,
@@ -35,6 +36,7 @@ from skstruct import (
 from skstruct.features import TokenDictEncoder
 from skstruct.metrics import sequence_accuracy_scorer, token_accuracy_scorer
 from tests.test_contract import _CHAIN_DATA, _TREE_DATA, ALL, _parses
+from tests.test_corpus_tags import tagged as tagged_corpus
 
 MIXERS = [
     ParameterMixing(
@@ -58,6 +60,7 @@ TRANSFORMERS = [
     PredictedTrees(order=1, fields=(), max_iter=2, random_state=0),
     UDPipeline(max_iter=1, random_state=0),
     WordClusters(n_clusters=2, n_components=2, min_count=1, random_state=0),
+    CorpusTags(tagged_corpus, guide=True, max_iter=2, random_state=0),
 ]
 
 
@@ -145,7 +148,12 @@ def test_mixing_in_pipeline_and_grid_search():
 def _transformer_data(transformer):
     trees = isinstance(
         transformer,
-        ArcFeatures | PredictedTags | PredictedFeats | PredictedRelations | WordClusters,
+        ArcFeatures
+        | PredictedTags
+        | PredictedFeats
+        | PredictedRelations
+        | WordClusters
+        | CorpusTags,
     )
     X, _ = _TREE_DATA if trees else _CHAIN_DATA
     if isinstance(transformer, TokenDictEncoder):

@@ -188,6 +188,13 @@ def _add_learning(learning):
         metavar="N",
         help="ud: stages trained at once where one does not read another's output",
     )
+    learning.add_argument(
+        "--corpora",
+        metavar="NAMES",
+        help="ud: tagged corpora whose word tags the tagger reads, comma-separated from "
+        "brown and conll2000, or 'none' (default: brown,conll2000; read from $SKSTRUCT_DATA "
+        "or downloaded)",
+    )
 
 
 def _add_model_command(commands, parents, name, run, help, description):

@@ -49,6 +49,8 @@ def run_train(args):
         return ud.train(args)
     if args.n_jobs is not None:
         raise UsageError("--n-jobs applies to --task ud")
+    if args.corpora is not None:
+        raise UsageError("--corpora applies to --task ud")
     _check_train_options(args)
     model = _estimator(args)  # before reading any data: bad values fail fast
     _check_model_folder(args)

@@ -4,6 +4,7 @@ HEAD, DEPREL from the forms), trained on a CoNLL-U treebank, written back whole.
 import time
 
 from .. import PredictedTrees, UDPipeline, save
+from ..corpus_tags import SOURCES
 from ..metrics import conll18_scores
 from ..morphology import feats_label
 from ._common import CLI_SETTINGS_VERSION, CommandError, UsageError, describe, info
@@ -33,6 +34,9 @@ NOT_APPLICABLE = {
     "--early-stopping": ("early_stopping", None),
     "--no-average": ("no_average", False),
 }
+#: The tagged corpora the tagger reads unless ``--corpora`` says otherwise: on English-EWT
+#: dev they raised UPOS/XPOS from 94.77/94.39 to 95.15/94.79 (see UDPipeline's corpora).
+DEFAULT_CORPORA = ("brown", "conll2000")
 #: The CoNLL 2018 figures ``evaluate`` prints, in order.
 METRICS = ("UPOS", "XPOS", "UFeats", "AllTags", "Lemmas", "UAS", "LAS", "CLAS", "MLAS", "BLEX")
 
@@ -43,12 +47,29 @@ def check_options(args):
         if getattr(args, name) != default:
             raise UsageError(
                 f"{option} does not apply to --task ud (it trains a fixed pipeline: "
-                f"--max-iter, --order, --n-jobs and --random-state set it)"
+                f"--max-iter, --order, --corpora, --n-jobs and --random-state set it)"
             )
     if args.format == "conll":
         raise UsageError("--task ud reads CoNLL-U files: --format conllu")
     if args.order == 0:
         raise UsageError("--task ud: --order is the parser's, 1 or 2")
+    corpora(args)
+
+
+def corpora(args):
+    """The corpus names of ``--corpora`` (its default where not given)."""
+    if args.corpora is None:
+        return list(DEFAULT_CORPORA)
+    names = [name.strip() for name in args.corpora.split(",")]
+    if names == ["none"]:
+        return []
+    unknown = [name for name in names if name not in SOURCES]
+    if unknown or len(set(names)) < len(names):
+        raise UsageError(
+            f"--corpora {args.corpora}: give distinct names from {', '.join(sorted(SOURCES))}, "
+            f"comma-separated, or 'none'"
+        )
+    return names
 
 
 def train(args):
@@ -57,8 +78,8 @@ def train(args):
     if args.order is not None:
         trees = PredictedTrees(order=args.order, max_iter=args.max_iter or 10,
                                random_state=args.random_state)  # fmt: skip
-    model = UDPipeline(trees=trees, max_iter=args.max_iter, n_jobs=args.n_jobs,
-                       random_state=args.random_state)  # fmt: skip
+    model = UDPipeline(trees=trees, corpora=corpora(args), max_iter=args.max_iter,
+                       n_jobs=args.n_jobs, random_state=args.random_state)  # fmt: skip
     try:
         for estimator in (model, trees):
             if estimator is not None:
