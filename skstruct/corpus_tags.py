@@ -218,6 +218,24 @@ class CorpusTags(SentencesTransformerTags, TransformerMixin, BaseEstimator):
                     token[self.fields_[1]] = label
         return out
 
+    def coverage(self, X):
+        """The share of the words of ``X`` (token dicts) that the corpus has: below a
+        half or so, it is hardly in the treebank's language.
+
+        Parameters
+        ----------
+        X : list of list of dict
+
+        Returns
+        -------
+        float
+        """
+        check_is_fitted(self, "lexicon_")
+        X = check_sequences(X)
+        self._check_tokens(X)
+        words = [token["form"].lower() for sentence in X for token in sentence]
+        return sum(word in self.lexicon_ for word in words) / max(len(words), 1)
+
     def _corpus(self):
         """The corpus as (sentences, tags), checked."""
         load = SOURCES[self.source][0] if isinstance(self.source, str) else self.source

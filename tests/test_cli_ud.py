@@ -1,6 +1,8 @@
 """``skstruct train --task ud``: the whole UD pipeline from the command line; ``predict``
 fills every predicted column of a CoNLL-U file and writes the rest back as it was."""
 
+from argparse import Namespace
+
 import pytest
 
 from skstruct import UDPipeline, load
@@ -73,12 +75,19 @@ def test_ud_options_are_for_the_ud_pipeline(tmp_path, capsys, option):
     assert status == 2 and f"{option.split()[0]} applies to --task ud" in err
 
 
-@pytest.mark.parametrize(
-    "given, names", [(None, ["brown", "conll2000"]), ("none", []), ("conll2000", ["conll2000"])]
-)
-def test_corpora_default_to_brown_and_conll2000(given, names):
-    from argparse import Namespace
-
+@pytest.mark.parametrize("given, names", [(None, None), ("none", []), ("conll2000", ["conll2000"])])
+def test_corpora_option(given, names):
     from skstruct.cli._ud import corpora
 
     assert corpora(Namespace(corpora=given)) == names
+
+
+def test_corpora_by_default_for_an_english_treebank_only(capsys):
+    from skstruct.cli._ud import default_corpora
+    from skstruct.datasets import fetch_conll2007, fetch_ud
+
+    args = Namespace(quiet=False)
+    assert default_corpora(args, fetch_ud("en_ewt", "dev").data[:300]) == ["brown", "conll2000"]
+    assert "Tagged corpora: brown, conll2000 (CoNLL-2000 has 8" in capsys.readouterr().err
+    assert default_corpora(args, fetch_conll2007("es", "test").data[:300]) == []
+    assert "not English?" in capsys.readouterr().err

@@ -93,7 +93,7 @@ def _ud(n):
     return [[{**dict(zip(keys, t)), "lemma": t[0], "feats": None} for t in tokens]] * n
 
 
-def test_the_pipeline_tagger_reads_the_corpora_and_the_output_drops_them():
+def test_the_pipeline_stages_read_the_corpora_and_the_output_drops_them():
     X = _ud(6)
     corpora = [CorpusTags(tagged, field="lex", guide=True, max_iter=2, random_state=0)]
     ud = UDPipeline(corpora=corpora, max_iter=2, random_state=0).fit(X)
@@ -107,6 +107,7 @@ def test_the_pipeline_tagger_reads_the_corpora_and_the_output_drops_them():
     alone = PredictedTags(tagger, field=("upos", "xpos")).fit(read).transform(read)
     assert [[t["xpos"] for t in s] for s in out] == [[t["xpos"] for t in s] for s in alone]
     assert ud.stages_["tags"].tagger_.features.columns == ["lex", "lex_guide"]
+    assert ud.stages_["trees"].fields == ("lemma", "feats", "lex")  # the ambiguity class
 
 
 @pytest.mark.parametrize(

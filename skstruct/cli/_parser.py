@@ -192,8 +192,8 @@ def _add_learning(learning):
         "--corpora",
         metavar="NAMES",
         help="ud: tagged corpora whose word tags the tagger reads, comma-separated from "
-        "brown and conll2000, or 'none' (default: brown,conll2000; read from $SKSTRUCT_DATA "
-        "or downloaded)",
+        "brown and conll2000, or 'none' (default: brown,conll2000 for an English treebank, "
+        "else none; read from $SKSTRUCT_DATA or downloaded)",
     )
 
 
