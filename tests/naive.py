@@ -311,6 +311,10 @@ COARSE_TEMPLATES = [
     (65, ("hf", "hc", "df", "dc")), (66, ("hc", "df", "dc")), (67, ("hf", "hc", "dc")),
     (68, ("hc", "dc")), (69, ("hc", "hc+1", "dc-1", "dc")), (70, ("hc-1", "hc", "dc-1", "dc")),
     (71, ("hc", "hc+1", "dc", "dc+1")), (72, ("hc-1", "hc", "dc", "dc+1")),
+    (111, ("hc", "hc-2", "hc-1", "dc")), (112, ("hc", "hc+1", "hc+2", "dc")),
+    (113, ("hc", "dc-2", "dc-1", "dc")), (114, ("hc", "dc", "dc+1", "dc+2")),
+    (115, ("hc", "dc", "hf-1")), (116, ("hc", "dc", "hf+1")), (117, ("hc", "dc", "df-1")),
+    (118, ("hc", "dc", "df+1")),
 ]  # fmt: skip
 
 
@@ -353,7 +357,9 @@ def arc_features(attrs, h, d, n_features):
     if coarse:
         values |= {
             "hc": a(h, 3), "dc": a(d, 3), "hc-1": a(h - 1, 3), "hc+1": a(h + 1, 3),
-            "dc-1": a(d - 1, 3), "dc+1": a(d + 1, 3),
+            "dc-1": a(d - 1, 3), "dc+1": a(d + 1, 3), "hc-2": a(h - 2, 3), "hc+2": a(h + 2, 3),
+            "dc-2": a(d - 2, 3), "dc+2": a(d + 2, 3), "hf-1": a(h - 1, 0), "hf+1": a(h + 1, 0),
+            "df-1": a(d - 1, 0), "df+1": a(d + 1, 0),
         }  # fmt: skip
     dd = direction_distance(h, d)
     groups = [(ARC_TEMPLATES, 22, "hp", 1, "dp")]

@@ -26,9 +26,9 @@ UNKNOWN, ROOT, NONE = 0, 1, 2
 N_RESERVED = 3
 #: Features of one arc: 21 templates with and without direction and distance, plus one
 #: in-between-POS feature per word between head and dependent; with a COARSE column,
-#: 12 more templates (twice) and a second in-between feature per word.
+#: 20 more templates (twice) and a second in-between feature per word.
 N_ARC_TEMPLATES = 42
-N_COARSE_TEMPLATES = 12
+N_COARSE_TEMPLATES = 20
 #: With a COARSE column: how many words between head and dependent share the head's
 #: coarse POS, and the dependent's (0-3 or more), with both POS and the direction.
 N_COUNT_TEMPLATES = 2
@@ -184,6 +184,10 @@ def _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k):
     hc, dc = _attr(attrs, start, n, h, COARSE), _attr(attrs, start, n, d, COARSE)
     hc_l, hc_r = _attr(attrs, start, n, h - 1, COARSE), _attr(attrs, start, n, h + 1, COARSE)
     dc_l, dc_r = _attr(attrs, start, n, d - 1, COARSE), _attr(attrs, start, n, d + 1, COARSE)
+    hc_l2, hc_r2 = _attr(attrs, start, n, h - 2, COARSE), _attr(attrs, start, n, h + 2, COARSE)
+    dc_l2, dc_r2 = _attr(attrs, start, n, d - 2, COARSE), _attr(attrs, start, n, d + 2, COARSE)
+    hf_l, hf_r = _attr(attrs, start, n, h - 1, FORM), _attr(attrs, start, n, h + 1, FORM)
+    df_l, df_r = _attr(attrs, start, n, d - 1, FORM), _attr(attrs, start, n, d + 1, FORM)
     dd = direction_distance(h, d)
     for conj in range(2):
         x = NO_DIST if conj == 0 else dd
@@ -201,6 +205,15 @@ def _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k):
         out[k + 9] = _hash(70, hc_l, hc, dc_l, dc, x, n_features)
         out[k + 10] = _hash(71, hc, hc_r, dc, dc_r, x, n_features)
         out[k + 11] = _hash(72, hc_l, hc, dc, dc_r, x, n_features)
+        # two coarse tags either side of each word; the words next to them
+        out[k + 12] = _hash(111, hc, hc_l2, hc_l, dc, x, n_features)
+        out[k + 13] = _hash(112, hc, hc_r, hc_r2, dc, x, n_features)
+        out[k + 14] = _hash(113, hc, dc_l2, dc_l, dc, x, n_features)
+        out[k + 15] = _hash(114, hc, dc, dc_r, dc_r2, x, n_features)
+        out[k + 16] = _hash(115, hc, dc, hf_l, 0, x, n_features)
+        out[k + 17] = _hash(116, hc, dc, hf_r, 0, x, n_features)
+        out[k + 18] = _hash(117, hc, dc, df_l, 0, x, n_features)
+        out[k + 19] = _hash(118, hc, dc, df_r, 0, x, n_features)
         k += N_COARSE_TEMPLATES
     same_as_head, same_as_dependent = 0, 0
     for b in range(min(h, d) + 1, max(h, d)):
