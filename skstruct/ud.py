@@ -155,7 +155,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         """
         X = check_sequences(X)
         self.corpora_ = [corpus.fit(X) for corpus in self._corpora()]
-        fields = [field for corpus in self.corpora_ for field in corpus.fields_]
+        fields = self._corpus_fields()
         taken = {"form", *(f for _, filled in STAGES for f in filled)}
         if len(set(fields)) < len(fields) or taken.intersection(fields):
             raise ValueError(
@@ -212,9 +212,13 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
             X = corpus.transform(X)
         return X
 
+    def _corpus_fields(self):
+        """The fields the fitted corpora fill, in order."""
+        return [field for corpus in self.corpora_ for field in corpus.fields_]
+
     def _without_corpora(self, X):
         """The sentences without the corpora's fields: only the stages read them."""
-        fields = {field for corpus in self.corpora_ for field in corpus.fields_}
+        fields = set(self._corpus_fields())
         if not fields:
             return X
         return [[{k: v for k, v in t.items() if k not in fields} for t in s] for s in X]
@@ -225,8 +229,8 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
             return clone(given)
         seed, epochs = self.random_state, self.max_iter
         if name == "tags":
-            fields = [field for corpus in self.corpora_ for field in corpus.fields_]
-            features = TokenFeatures(window=2, suffix_length=5, columns=fields or None)
+            columns = self._corpus_fields() or None
+            features = TokenFeatures(window=2, suffix_length=5, columns=columns)
             tagger = StructuredSVM(Viterbi(order=1), features=features, C=TAGGER_C, tol=None,
                                    max_iter=epochs or TAGGER_PASSES, random_state=seed)  # fmt: skip
             return PredictedTags(tagger, field=("upos", "xpos"))
