@@ -44,6 +44,7 @@ from .parsing import PredictedTrees
 from .persistence import ModelFormatError, load, save
 from .pipeline import PredictedTags
 from .relations import PredictedRelations
+from .reranking import NBestReranker
 from .ud import UDPipeline
 
 __all__ = [
@@ -64,6 +65,7 @@ __all__ = [
     "Greedy",
     "LinearChainCRF",
     "ModelFormatError",
+    "NBestReranker",
     "ParameterMixing",
     "PassiveAggressive",
     "PredictedFeats",

@@ -41,7 +41,7 @@ import numpy as np
 from ._version import __version__
 from .corpus_tags import CorpusTags
 from .decoders import DECODERS, BestCandidate
-from .features import ArcFeatures, TokenDictEncoder, TokenFeatures
+from .features import ArcFeatures, DependencyTreeFeatures, TokenDictEncoder, TokenFeatures
 from .learners import (
     AROW,
     PCFG,
@@ -60,6 +60,7 @@ from .morphology import PredictedFeats
 from .parsing import PredictedTrees
 from .pipeline import PredictedTags
 from .relations import PredictedRelations
+from .reranking import NBestReranker
 from .structures import (
     AnchoredRules,
     ArcFactoredTree,
@@ -115,6 +116,8 @@ _ESTIMATORS = {
         PredictedTrees,
         UDPipeline,
         CorpusTags,
+        NBestReranker,
+        DependencyTreeFeatures,
         *UPDATE_RULES.values(),
         MixedAssignments,
         PassiveAggressiveUpdate,

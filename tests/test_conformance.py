@@ -22,6 +22,7 @@ from skstruct import (
     ArcFeatures,
     CorpusTags,
     Eisner,
+    NBestReranker,
     ParameterMixing,
     PredictedFeats,
     PredictedLemmas,
@@ -33,7 +34,7 @@ from skstruct import (
     UDPipeline,
     WordClusters,
 )
-from skstruct.features import TokenDictEncoder
+from skstruct.features import DependencyTreeFeatures, TokenDictEncoder
 from skstruct.metrics import sequence_accuracy_scorer, token_accuracy_scorer
 from tests.test_contract import _CHAIN_DATA, _TREE_DATA, ALL, _parses
 from tests.test_corpus_tags import tagged as tagged_corpus
@@ -62,6 +63,9 @@ TRANSFORMERS = [
     WordClusters(n_clusters=2, n_components=2, min_count=1, random_state=0),
     CorpusTags(tagged_corpus, guide=True, max_iter=2, random_state=0),
 ]
+RERANKERS = [
+    NBestReranker(StructuredPerceptron(decoder=Eisner(), max_iter=2), DependencyTreeFeatures()),
+]
 
 
 def _decoder(estimator):
@@ -80,7 +84,7 @@ def _ids(estimator):
     return f"{name}-{type(_decoder(estimator)).__name__}"
 
 
-@pytest.mark.parametrize("estimator", ESTIMATORS + TRANSFORMERS, ids=_ids)
+@pytest.mark.parametrize("estimator", ESTIMATORS + TRANSFORMERS + RERANKERS, ids=_ids)
 @pytest.mark.parametrize(
     "check",
     [

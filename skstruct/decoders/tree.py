@@ -5,6 +5,7 @@ from numbers import Integral
 
 import numpy as np
 
+from .._kernels import kbest_tree as _kbest_tree
 from .._kernels import tree as _tree
 from .._kernels.threads import current_threads
 from ..structures import ArcFactoredTree, OutputTrace
@@ -149,6 +150,28 @@ class Eisner(_TreeDecoder):
         """The best projective head vector (slot 0 the root's) under arc scores ``arc``
         (and sibling scores ``sib`` at second order)."""
         return _tree.eisner2(arc, sib, n) if self.order == 2 else _tree.eisner(arc, n)
+
+    def nbest(self, structure, scores, k):
+        """The ``k`` best projective trees under the part ``scores``, best first, as
+        ``[(output ids int32 (n,), score), ...]``: fewer when the sentence has fewer
+        trees. First order only (Huang & Chiang's k-best lists over Eisner's chart); a
+        labelled parser gives each tree's arcs their best labels, so the list holds
+        ``k`` different head vectors."""
+        if self.order != 1:
+            raise ValueError(
+                f"{self!r} has no k-best search: k-best trees are first order "
+                f"(Eisner(order=1)) for now."
+            )
+        arc, labels = structure.arc_matrix(scores)
+        # with a single root the penalised scores put every single-rooted tree first
+        all_heads, _ = _kbest_tree.kbest_eisner(arc, scores.n, k)
+        best = []
+        for heads in all_heads:
+            if structure.single_root and np.count_nonzero(heads[1:] == 0) != 1:
+                break
+            path = structure.labelled(heads, labels)
+            best.append((path, float(structure.score(scores, path))))
+        return best
 
 
 class ChuLiuEdmonds(_TreeDecoder):

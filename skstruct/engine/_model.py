@@ -155,11 +155,13 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         return predicted
 
     def predict_nbest(self, X, k=5, fixed=None):
-        """The ``k`` best label sequences of each sequence of ``X``, with their scores.
+        """The ``k`` best label sequences (or trees) of each sequence of ``X``, with
+        their scores.
 
-        Exact with ``Viterbi(order=1)`` (list Viterbi); with ``BeamSearch`` the best
-        ``k`` (at most ``beam_size``) of its final beam. Every sequence returned keeps
-        to the decoder's ``allowed`` and to ``fixed``; the first is :meth:`predict`'s.
+        Exact with ``Viterbi(order=1)`` (list Viterbi) and ``Eisner(order=1)`` (k-best
+        projective trees, Huang & Chiang 2005); with ``BeamSearch`` the best ``k`` (at
+        most ``beam_size``) of its final beam. Every sequence returned keeps to the
+        decoder's ``allowed`` and to ``fixed``; the first is :meth:`predict`'s.
 
         Parameters
         ----------
@@ -246,7 +248,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
     def _needs_nbest(self, what):
         if not hasattr(self.decoder_, "nbest"):
             raise ValueError(
-                f"{what} needs a chain decoder (Viterbi, BeamSearch, Greedy); "
+                f"{what} needs a chain decoder (Viterbi, BeamSearch, Greedy) or Eisner; "
                 f"{type(self.decoder_).__name__} has no n-best search."
             )
 

@@ -7,10 +7,12 @@ from ._encoder import TokenDictEncoder
 from .arc import ArcFeatures
 from .hmm import hmm_features
 from .token import TokenFeatures, word_shape
+from .tree_global import DependencyTreeFeatures
 from .tutorial import crfsuite_tutorial_features
 
 __all__ = [
     "ArcFeatures",
+    "DependencyTreeFeatures",
     "EncodedSequences",
     "TokenAttributes",
     "TokenDictEncoder",

@@ -54,6 +54,13 @@ class Structure:
     #: Whether :meth:`scores` tabulates every part's potential (what EG's dual keeps a
     #: copy of per example); False where the search scores parts as it goes.
     has_part_tables = True
+    #: Output constraints (a chain's allowed transitions), None where there are none.
+    constraints = None
+
+    def constrain(self, coef):
+        """``coef`` with the parts the constraints forbid at ``-inf``: ``coef`` itself
+        for a structure without constraints."""
+        return coef
 
     def output_offsets(self, encoded):
         """Where each example's output ids lie in the flat outputs: here one output per

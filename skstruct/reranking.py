@@ -1,0 +1,255 @@
+"""NBestReranker: rerank a structured model's n-best lists with global features.
+
+A first-order parser or a chain tagger scores its outputs part by part, so that a
+dynamic program can search them. A reranker takes the base model's ``n_best`` best
+outputs of each sentence and chooses among them with features of the whole output
+(Collins & Koo 2005; Charniak & Johnson 2005), learnt by any learner of candidate
+sets (:class:`~skstruct.BestCandidate`).
+
+Its training lists must look like the lists it will rerank at prediction time: a base
+model parses its own training sentences far better than new ones. So ``fit`` builds
+them by jack-knifing, as Charniak & Johnson do: the base model trained on all folds but
+one lists the outputs of the sentences of that fold.
+"""
+
+from numbers import Integral, Real
+
+import numpy as np
+from joblib import Parallel, delayed
+from sklearn.base import BaseEstimator, clone
+from sklearn.model_selection import KFold, check_cv
+from sklearn.utils.validation import check_is_fitted
+
+from .decoders import BestCandidate
+from .learners import StructuredPerceptron
+from .utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
+from .utils.validation import check_sequences
+
+__all__ = ["NBestReranker"]
+
+
+class NBestReranker(BaseEstimator):
+    """Rerank the n-best outputs of a structured model with global features.
+
+    Parameters
+    ----------
+    base : estimator
+        The structured model whose outputs are reranked: a learner with
+        ``predict_nbest`` (a decoder with an exact n-best search: ``Viterbi()``,
+        ``Eisner()``), unfitted; ``fit`` trains clones of it.
+    features : callable
+        ``features(x, output)`` -> dict of feature name to value, for a sentence ``x``
+        of ``X`` and one candidate output (heads, or labels), e.g.
+        :class:`~skstruct.features.DependencyTreeFeatures`. The reranker adds the base
+        model's score of the candidate (less the best one's, times ``base_scale``:
+        ``base_score``) and its rank in the list (``base_rank=0``, ``1``, ``2``,
+        ``3+``).
+    learner : estimator, default=None
+        The reranker, a learner of candidate sets (its decoder a
+        :class:`~skstruct.BestCandidate`): None is Collins' averaged reranking
+        perceptron, ``StructuredPerceptron(BestCandidate(), max_iter=10)``;
+        ``PassiveAggressive``, ``AROW``, ``ConditionalRandomField`` (maximum entropy)
+        and ``StructuredSVM`` (BCFW or EG) train it too.
+    n_best : int, default=20
+        Candidates per sentence, in training and prediction.
+    base_scale : "auto" or float, default="auto"
+        What the base score is multiplied by: ``"auto"`` divides it by its standard
+        deviation over the training lists, so that one update of an online learner
+        moves its weight as much as a count feature's (the base model's scores can
+        be in the tens or hundreds).
+    cv : int or cross-validation splitter, default=5
+        The folds of the jack-knife that lists the training candidates.
+    n_jobs : int, default=None
+        Folds trained side by side (joblib); results never depend on it.
+    random_state : int, RandomState instance or None, default=None
+        Shuffles the folds (an int ``cv``) and seeds the default learner.
+
+    Attributes
+    ----------
+    base_ : estimator
+        The base model trained on all of ``X``: it lists the candidates at prediction.
+    reranker_ : estimator
+        The learner trained on the jack-knifed candidates.
+    base_scale_ : float
+        The factor of the base score (``base_scale``, or its ``"auto"`` value).
+    oracle_score_ : float
+        The share of words (or tokens) right in the best candidate of each training
+        list: the most reranking could reach on the training sentences.
+
+    Notes
+    -----
+    A candidate's loss is the number of words whose output (head, or label) differs
+    from the gold one; the learner's gold candidate is the first of least loss, so
+    sentences whose list misses the gold output still teach it.
+
+    References
+    ----------
+    M. Collins and T. Koo (2005). Discriminative reranking for natural language
+    parsing. Computational Linguistics 31(1).
+    E. Charniak and M. Johnson (2005). Coarse-to-fine n-best parsing and MaxEnt
+    discriminative reranking. ACL.
+
+    Examples
+    --------
+    >>> from skstruct import Eisner, NBestReranker, StructuredPerceptron
+    >>> from skstruct.features import DependencyTreeFeatures
+    >>> X = [[{"form": "Dogs", "xpos": "NNS"}, {"form": "bark", "xpos": "VBP"}]] * 4
+    >>> y = [[2, 0]] * 4
+    >>> reranker = NBestReranker(StructuredPerceptron(Eisner(), max_iter=2),
+    ...                          DependencyTreeFeatures(), n_best=2, cv=2, random_state=0)
+    >>> reranker.fit(X, y).predict(X[:1])
+    [[2, 0]]
+    """
+
+    _parameter_constraints: dict = {
+        "base": [HasMethods(["fit", "predict_nbest"])],
+        "features": [callable],
+        "learner": [HasMethods(["fit", "predict"]), None],
+        "n_best": [Interval(Integral, 1, None, closed="left")],
+        "base_scale": [StrOptions({"auto"}), Interval(Real, 0, None, closed="left")],
+        "cv": ["cv_object"],
+        "n_jobs": [Integral, None],
+        "random_state": ["random_state"],
+    }
+
+    def __init__(self, base, features, learner=None, *, n_best=20, base_scale="auto", cv=5,
+                 n_jobs=None, random_state=None):  # fmt: skip
+        self.base = base
+        self.features = features
+        self.learner = learner
+        self.n_best = n_best
+        self.base_scale = base_scale
+        self.cv = cv
+        self.n_jobs = n_jobs
+        self.random_state = random_state
+
+    @fit_context(prefer_skip_nested_validation=False)
+    def fit(self, X, y):
+        """Train the base model on ``X``, list jack-knifed candidates and train the
+        reranker on them.
+
+        Parameters
+        ----------
+        X : list of sentences
+        y : list of outputs (heads, or labels), one per sentence
+
+        Returns
+        -------
+        self : object
+        """
+        X, y = check_sequences(X), list(y)
+        if len(X) != len(y):
+            raise ValueError(f"X has {len(X)} sentences and y {len(y)} outputs.")
+        learner = self._learner()
+        folds = self._folds(len(X))
+        listed = Parallel(n_jobs=self.n_jobs)(
+            delayed(_list_fold)(self.base, X, y, train, test, self.n_best) for train, test in folds
+        )
+        candidates = [None] * len(X)
+        for (_, test), lists in zip(folds, listed):
+            for i, best in zip(test, lists):
+                candidates[i] = best
+        self.base_ = clone(self.base).fit(X, y)
+        losses = [[_mismatches(output, gold, i) for output, _ in best]
+                  for i, (best, gold) in enumerate(zip(candidates, y))]  # fmt: skip
+        n_words = sum(len(gold) for gold in y)
+        self.oracle_score_ = 1.0 - sum(min(loss) for loss in losses) / max(n_words, 1)
+        self.base_scale_ = self._base_scale(candidates)
+        self.reranker_ = learner.fit(self._candidate_features(X, candidates), losses)
+        return self
+
+    def predict(self, X):
+        """The reranked output of each sentence of ``X``.
+
+        Parameters
+        ----------
+        X : list of sentences
+
+        Returns
+        -------
+        list
+            One output (heads, or labels) per sentence, as the base model gives them.
+        """
+        check_is_fitted(self, "reranker_")
+        X = check_sequences(X)
+        candidates = self.base_.predict_nbest(X, k=self.n_best)
+        chosen = self.reranker_.predict(self._candidate_features(X, candidates))
+        return [best[int(c)][0] for best, c in zip(candidates, chosen)]
+
+    def score(self, X, y):
+        """The share of words whose output (a parser's head: UAS) is right.
+
+        Parameters
+        ----------
+        X : list of sentences
+        y : list of outputs
+
+        Returns
+        -------
+        score : float
+        """
+        predicted, y = self.predict(X), list(y)
+        wrong = sum(
+            _mismatches(p, g, i, heads_only=True) for i, (p, g) in enumerate(zip(predicted, y))
+        )
+        return 1.0 - wrong / max(sum(len(g) for g in y), 1)
+
+    def _learner(self):
+        if self.learner is None:
+            return StructuredPerceptron(
+                BestCandidate(), max_iter=10, random_state=self.random_state
+            )
+        if not isinstance(getattr(self.learner, "decoder", None), BestCandidate):
+            raise ValueError(
+                f"The learner reranks candidate sets, so its decoder must be a "
+                f"BestCandidate(), not {getattr(self.learner, 'decoder', None)!r}."
+            )
+        return clone(self.learner)
+
+    def _folds(self, n):
+        cv = self.cv
+        if isinstance(cv, Integral):
+            if not 2 <= cv <= n:
+                raise ValueError(
+                    f"cv={cv}: the jack-knife needs 2 <= cv <= the number of sentences ({n})."
+                )
+            cv = KFold(cv, shuffle=True, random_state=self.random_state)
+        return list(check_cv(cv).split(np.zeros((n, 1))))
+
+    def _base_scale(self, candidates):
+        if self.base_scale != "auto":
+            return float(self.base_scale)
+        gaps = np.array([score - best[0][1] for best in candidates for _, score in best])
+        spread = float(gaps.std()) if gaps.size else 0.0
+        return 1.0 / spread if spread > 0 else 1.0
+
+    def _candidate_features(self, X, candidates):
+        """Per sentence, the feature dicts of its candidates."""
+        rows = []
+        for x, best in zip(X, candidates):
+            top = best[0][1]
+            sentence = []
+            for rank, (output, score) in enumerate(best):
+                features = dict(self.features(x, output))
+                features["base_score"] = self.base_scale_ * float(score - top)
+                features[f"base_rank={rank if rank < 3 else '3+'}"] = 1.0
+                sentence.append(features)
+            rows.append(sentence)
+        return rows
+
+
+def _list_fold(base, X, y, train, test, n_best):
+    """The n-best lists of the sentences ``test`` by the base model trained on ``train``."""
+    model = clone(base).fit([X[i] for i in train], [y[i] for i in train])
+    return model.predict_nbest([X[i] for i in test], k=n_best)
+
+
+def _mismatches(output, gold, i, heads_only=False):
+    """Words whose output differs from the gold one (only heads of (head, relation)
+    pairs with ``heads_only``)."""
+    if len(output) != len(gold):
+        raise ValueError(f"y[{i}] has {len(gold)} words; its candidate has {len(output)}.")
+    if heads_only:
+        output = [o[0] if isinstance(o, tuple) else o for o in output]
+        gold = [g[0] if isinstance(g, tuple) else g for g in gold]
+    return sum(o != g for o, g in zip(output, gold))
