@@ -1,15 +1,20 @@
-"""n-best reranking of a first-order dependency parser (issue 37), PTB sample.
+"""n-best reranking (issue 37): a first-order dependency parser on the PTB sample, and
+a named-entity tagger on CoNLL-2002 Spanish.
 
-The base model is ``StructuredPerceptron(Eisner())`` (first order, default
-``ArcFeatures``). :class:`skstruct.NBestReranker` lists its ``--n-best`` best trees of
-every training sentence by jack-knifing (``--cv`` folds) and learns to choose among
-them with :class:`skstruct.features.DependencyTreeFeatures` and the base score.
-Printed, for the evaluation split (dev by default, ``--test`` for test; UAS without
-punctuation, PTB tags): the base model's UAS, the oracle UAS of its n-best lists (the
-best candidate of each), and the reranked UAS of each learner, with fit seconds.
+``--task dep``: the base model is ``StructuredPerceptron(Eisner())`` (first order,
+default ``ArcFeatures``), the global features
+:class:`skstruct.features.DependencyTreeFeatures`; scored by UAS without punctuation
+(PTB tags). ``--task ner``: the base model is ``StructuredPerceptron()`` on the
+sklearn-crfsuite tutorial's token dicts (first-order Viterbi), the global features
+:class:`skstruct.features.EntityFeatures`; scored by span F1 (dev: testa, test:
+testb). :class:`skstruct.NBestReranker` lists the base model's ``--n-best`` best
+outputs of every training sentence by jack-knifing (``--cv`` folds) and learns to
+choose among them. Printed, for the evaluation split (dev by default, ``--test`` for
+test): the base model's score, the oracle score of its n-best lists (the candidate of
+fewest wrong words in each), and the reranked score of each learner, with fit seconds.
 
-Run: ``python benchmarks/bench_reranking.py [--test] [--n-best 20] [--cv 5] [--no-words]
-[--learners perceptron pa crf]``
+Run: ``python benchmarks/bench_reranking.py [--task dep|ner] [--test] [--n-best 20]
+[--cv 5] [--no-words] [--learners perceptron pa bcfw crf arow]``
 The corpora come from ``$SKSTRUCT_DATA`` or ``~/skstruct_data``.
 """
 
@@ -26,9 +31,9 @@ from skstruct import (
     StructuredPerceptron,
     StructuredSVM,
 )
-from skstruct.datasets import fetch_ptb_sample
-from skstruct.features import DependencyTreeFeatures
-from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores
+from skstruct.datasets import fetch_conll2002, fetch_ptb_sample
+from skstruct.features import DependencyTreeFeatures, EntityFeatures, crfsuite_tutorial_features
+from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
 
 LEARNERS = {
     "perceptron": lambda: StructuredPerceptron(BestCandidate(), max_iter=10, random_state=0),
@@ -43,8 +48,31 @@ def _uas(X, y, predicted):
     return 100 * attachment_scores(y, predicted, X=X, punct=PTB_PUNCTUATION_TAGS)["uas"]
 
 
+def _dependency_task(split, words):
+    X, y = fetch_ptb_sample("train", return_X_y=True)
+    X_eval, y_eval = fetch_ptb_sample(split, return_X_y=True)
+    base = StructuredPerceptron(Eisner(), random_state=0)
+    return X, y, X_eval, y_eval, base, DependencyTreeFeatures(words=words), "UAS", _uas
+
+
+def _ner_task(split, words):
+    train = fetch_conll2002("es", "train")
+    evaluated = fetch_conll2002("es", "testb" if split == "test" else "testa")
+    X, X_eval = (crfsuite_tutorial_features(s.data) for s in (train, evaluated))
+    base = StructuredPerceptron(random_state=0)
+
+    def f1(X_, y, predicted):
+        return 100 * span_f1_score(y, predicted)
+
+    return X, train.target, X_eval, evaluated.target, base, EntityFeatures(), "span F1", f1
+
+
+TASKS = {"dep": _dependency_task, "ner": _ner_task}
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--task", choices=list(TASKS), default="dep")
     parser.add_argument("--test", action="store_true", help="score the test split (else dev)")
     parser.add_argument("--n-best", type=int, default=20)
     parser.add_argument("--cv", type=int, default=5)
@@ -53,34 +81,30 @@ def main(argv=None):
     parser.add_argument("--n-jobs", type=int, default=None)
     args = parser.parse_args(argv)
 
-    X, y = fetch_ptb_sample("train", return_X_y=True)
     split = "test" if args.test else "dev"
-    X_eval, y_eval = fetch_ptb_sample(split, return_X_y=True)
-    print(f"PTB sample: {len(X)} training trees, {len(X_eval)} {split} trees; "
+    X, y, X_eval, y_eval, base, features, metric, score = TASKS[args.task](split, not args.no_words)
+    print(f"{args.task}: {len(X)} training sentences, {len(X_eval)} {split} sentences; "
           f"n_best={args.n_best}, cv={args.cv}")  # fmt: skip
-    base = StructuredPerceptron(Eisner(), random_state=0)
-    features = DependencyTreeFeatures(words=not args.no_words)
-    first = None
+    base_score = None
     for name in args.learners:
         reranker = NBestReranker(base, features, LEARNERS[name](), n_best=args.n_best,
                                  cv=args.cv, n_jobs=args.n_jobs, random_state=0)  # fmt: skip
         start = time.perf_counter()
         reranker.fit(X, y)
         seconds = time.perf_counter() - start
-        if first is None:
-            first = reranker
+        if base_score is None:
             lists = reranker.base_.predict_nbest(X_eval, k=args.n_best)
-            base_uas = _uas(X_eval, y_eval, [best[0][0] for best in lists])
+            base_score = score(X_eval, y_eval, [best[0][0] for best in lists])
             oracle = [
-                min(best, key=lambda c, g=gold: sum(h != t for h, t in zip(c[0], g)))[0]
+                min(best, key=lambda c, g=gold: sum(a != b for a, b in zip(c[0], g)))[0]
                 for best, gold in zip(lists, y_eval)
             ]
-            print(f"base {split} UAS {base_uas:.2f}; oracle of {args.n_best}-best "
-                  f"{_uas(X_eval, y_eval, oracle):.2f}; training oracle "
-                  f"{100 * reranker.oracle_score_:.2f} (all words)")  # fmt: skip
-        uas = _uas(X_eval, y_eval, reranker.predict(X_eval))
-        print(f"reranked by {name:<10} {split} UAS {uas:.2f} ({uas - base_uas:+.2f}); "
-              f"fit {seconds:.1f} s", flush=True)  # fmt: skip
+            print(f"base {split} {metric} {base_score:.2f}; oracle of {args.n_best}-best "
+                  f"{score(X_eval, y_eval, oracle):.2f}; training oracle "
+                  f"{100 * reranker.oracle_score_:.2f} (words right)")  # fmt: skip
+        reranked = score(X_eval, y_eval, reranker.predict(X_eval))
+        print(f"reranked by {name:<10} {split} {metric} {reranked:.2f} "
+              f"({reranked - base_score:+.2f}); fit {seconds:.1f} s", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":

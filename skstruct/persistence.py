@@ -41,7 +41,13 @@ import numpy as np
 from ._version import __version__
 from .corpus_tags import CorpusTags
 from .decoders import DECODERS, BestCandidate
-from .features import ArcFeatures, DependencyTreeFeatures, TokenDictEncoder, TokenFeatures
+from .features import (
+    ArcFeatures,
+    DependencyTreeFeatures,
+    EntityFeatures,
+    TokenDictEncoder,
+    TokenFeatures,
+)
 from .learners import (
     AROW,
     PCFG,
@@ -118,6 +124,7 @@ _ESTIMATORS = {
         CorpusTags,
         NBestReranker,
         DependencyTreeFeatures,
+        EntityFeatures,
         *UPDATE_RULES.values(),
         MixedAssignments,
         PassiveAggressiveUpdate,

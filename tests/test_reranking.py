@@ -20,7 +20,7 @@ from skstruct import (
 )
 from skstruct._kernels.kbest_tree import kbest_eisner
 from skstruct._kernels.tree_search import eisner
-from skstruct.features import DependencyTreeFeatures
+from skstruct.features import DependencyTreeFeatures, EntityFeatures
 
 from .naive import all_trees, tree_score
 
@@ -243,3 +243,41 @@ def test_reranker_saves_and_loads(tmp_path):
     loaded = load(tmp_path / "reranker.npz")
     assert loaded.predict(X) == reranker.predict(X)
     assert loaded.get_params()["features"].get_params() == DependencyTreeFeatures().get_params()
+
+
+def test_entity_features_count_chunks_and_their_context():
+    sentence = [{"form": w} for w in ["Ana", "y", "Luis", "viven", "en", "San", "José"]]
+    labels = ["B-PER", "O", "B-PER", "O", "O", "B-LOC", "I-LOC"]
+    features = EntityFeatures()(sentence, labels)
+    assert features == {
+        "ent=PER|ana": 1.0,
+        "ent=PER|luis": 1.0,
+        "ent=LOC|san josé": 1.0,
+        "shape=PER|Xx": 2.0,
+        "shape=LOC|Xx Xx": 1.0,
+        "len=PER|1": 2.0,
+        "len=LOC|2": 1.0,
+        "before=PER|<s>": 1.0,
+        "after=PER|y": 1.0,
+        "before=PER|y": 1.0,
+        "after=PER|viven": 1.0,
+        "before=LOC|en": 1.0,
+        "after=LOC|</s>": 1.0,
+        "n=PER|2": 1.0,
+        "n=LOC|1": 1.0,
+        "seq=PER|PER|LOC": 1.0,
+        "pair=PER|PER|1": 1.0,
+        "pair=PER|LOC|2+": 1.0,
+    }
+    clash = EntityFeatures()(["Ana", "Ana"], ["B-PER", "B-LOC"])
+    assert clash["clash"] == 1.0
+    # the tutorial's dicts: the word lowercased, its case in flags
+    tutorial = [{"word.lower()": "ana", "word.istitle()": True, "word.isupper()": False}]
+    assert EntityFeatures()(tutorial, ["B-PER"])["shape=PER|Xx"] == 1.0
+
+
+def test_entity_features_refuse_tokens_without_words_and_wrong_lengths():
+    with pytest.raises(ValueError, match=r"Token 0 has no word under 'text'"):
+        EntityFeatures(word="text")([{"form": "a"}], ["O"])
+    with pytest.raises(ValueError, match="A labelling of 2 labels over a sentence of 1 tokens"):
+        EntityFeatures()(["a"], ["O", "O"])

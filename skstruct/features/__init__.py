@@ -6,6 +6,7 @@ from ._encoded import EncodedSequences, concat_ranges
 from ._encoder import TokenDictEncoder
 from .arc import ArcFeatures
 from .hmm import hmm_features
+from .span_global import EntityFeatures
 from .token import TokenFeatures, word_shape
 from .tree_global import DependencyTreeFeatures
 from .tutorial import crfsuite_tutorial_features
@@ -14,6 +15,7 @@ __all__ = [
     "ArcFeatures",
     "DependencyTreeFeatures",
     "EncodedSequences",
+    "EntityFeatures",
     "TokenAttributes",
     "TokenDictEncoder",
     "TokenFeatures",
