@@ -18,8 +18,8 @@ from skstruct import (
     load,
     save,
 )
-from skstruct._kernels.kbest_tree import kbest_eisner
-from skstruct._kernels.tree_search import eisner
+from skstruct._kernels.kbest_tree import kbest_eisner, kbest_eisner2
+from skstruct._kernels.tree_search import eisner, eisner2
 from skstruct.features import DependencyTreeFeatures, EntityFeatures
 
 from .naive import all_trees, tree_score
@@ -27,24 +27,30 @@ from .naive import all_trees, tree_score
 # -- k-best Eisner against enumeration ----------------------------------------------------------
 
 
+@pytest.mark.parametrize("order", [1, 2])
 @pytest.mark.parametrize("seed", range(6))
-def test_kbest_eisner_lists_the_best_projective_trees(seed):
+def test_kbest_eisner_lists_the_best_projective_trees(seed, order):
     rng = np.random.default_rng(seed)
     for _ in range(25):
         n, k = int(rng.integers(1, 6)), int(rng.integers(1, 40))
-        arc = rng.normal(size=(n + 1, n + 1))
+        arc, sib = rng.normal(size=(n + 1, n + 1)), rng.normal(size=(n + 1, n + 1, n + 1))
         if seed % 2:
-            arc = np.round(arc)  # ties
-        heads, scores = kbest_eisner(arc, n, k)
+            arc, sib = np.round(arc), np.round(sib)  # ties
+        if order == 1:
+            heads, scores = kbest_eisner(arc, n, k)
+        else:
+            heads, scores = kbest_eisner2(arc, sib, n, k)
+        parts = {"arc": arc, "sib": None if order == 1 else sib}
         trees = {tuple(h) for h in all_trees(n, projective=True)}
-        expected = sorted((tree_score(list(h), arc) for h in trees), reverse=True)[:k]
+        expected = sorted((tree_score(list(h), **parts) for h in trees), reverse=True)[:k]
         np.testing.assert_allclose(scores, expected, atol=1e-9)
         assert len({tuple(h) for h in heads}) == len(heads)  # no tree twice
         for h, score in zip(heads, scores):
             assert tuple(h) in trees
-            assert tree_score(list(h), arc) == pytest.approx(score)
-        if seed % 2 == 0:  # distinct scores: the best is Eisner's tree
-            np.testing.assert_array_equal(heads[0], eisner(arc, n))
+            assert tree_score(list(h), **parts) == pytest.approx(score)
+        if seed % 2 == 0:  # distinct scores: the best is the 1-best kernel's tree
+            best = eisner(arc, n) if order == 1 else eisner2(arc, sib, n)
+            np.testing.assert_array_equal(heads[0], best)
 
 
 def test_kbest_eisner_leaves_out_trees_through_forbidden_arcs():
@@ -80,22 +86,23 @@ def parser():
     return StructuredPerceptron(Eisner(), max_iter=3, random_state=0).fit(X, y), X
 
 
+@pytest.mark.parametrize("order", [1, 2])
 @pytest.mark.parametrize("single_root", [True, False])
-def test_predict_nbest_gives_the_best_trees_under_the_model(single_root):
+def test_predict_nbest_gives_the_best_trees_under_the_model(single_root, order):
     X, y = _treebank()
-    model = StructuredPerceptron(Eisner(single_root=single_root), max_iter=3, random_state=0)
-    model.fit(X, y)
+    decoder = Eisner(order=order, single_root=single_root)
+    model = StructuredPerceptron(decoder, max_iter=3, random_state=0).fit(X, y)
     lists = model.predict_nbest(X[:8], k=7)
     assert [best[0][0] for best in lists] == model.predict(X[:8])
     encoded = model.encode(X[:8])
     for i, best in enumerate(lists):
         scores = model.structure_.scores(encoded, i, model.coef_)
-        n = scores.n
-        trees = all_trees(n, projective=True, single_root=single_root)
-        expected = sorted((tree_score(h, scores.arc) for h in trees), reverse=True)[:7]
+        parts = {"arc": scores.arc, "sib": scores.sib if order == 2 else None}
+        trees = all_trees(scores.n, projective=True, single_root=single_root)
+        expected = sorted((tree_score(h, **parts) for h in trees), reverse=True)[:7]
         np.testing.assert_allclose([score for _, score in best], expected, atol=1e-9)
         for heads, score in best:
-            assert tree_score([-1, *heads], scores.arc) == pytest.approx(score)
+            assert tree_score([-1, *heads], **parts) == pytest.approx(score)
         assert len({tuple(heads) for heads, _ in best}) == len(best)
 
 
@@ -111,11 +118,8 @@ def test_labelled_parsers_list_trees_with_their_best_labels():
         assert len({tuple(h for h, _ in tree) for tree, _ in best}) == len(best)
 
 
-def test_nbest_needs_a_first_order_projective_parser():
+def test_nbest_needs_a_projective_parser():
     X, y = _treebank(12)
-    second = StructuredPerceptron(Eisner(order=2), max_iter=1, random_state=0).fit(X, y)
-    with pytest.raises(ValueError, match=r"k-best trees are first order"):
-        second.predict_nbest(X[:1])
     mst = StructuredPerceptron(ChuLiuEdmonds(), max_iter=1, random_state=0).fit(X, y)
     with pytest.raises(ValueError, match=r"ChuLiuEdmonds has no n-best search"):
         mst.predict_nbest(X[:1])

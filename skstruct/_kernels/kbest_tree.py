@@ -1,21 +1,23 @@
-"""Exact k-best projective trees under first-order arc scores: Eisner's algorithm with
-Huang & Chiang's (2005) k-best lists on every item.
+"""Exact k-best projective trees under first-order arc scores (Eisner 1996) or arc
+plus adjacent-sibling scores (McDonald & Pereira 2006): Eisner's chart with Huang &
+Chiang's (2005) k-best lists on every item.
 
-Every item of Eisner's chart (a complete or incomplete span, either direction) keeps
-its ``k`` best derivations, best first, each as (score, split point, rank of the left
-part, rank of the right part). An item's list merges the lists of every way to build
-it (one per split point, "Algorithm 2" of Huang & Chiang): a heap holds, per split,
-the next-best pair of ranks not yet taken; popping the best and pushing its two
-successors ``(i + 1, j)`` (only while ``j == 0``) and ``(i, j + 1)`` visits each rank
-pair at most once, so no duplicate derivation is listed. O(n^3 + n^2 k log n) time,
-O(n^2 k) memory. Ties go to the smaller split point, as in ``tree_search.eisner``.
+Every item of the chart (a complete or incomplete span, either direction, and at
+second order a sibling span) keeps its ``k`` best derivations, best first, each as
+(score, split point, rank of the left part, rank of the right part). An item's list
+merges the lists of every way to build it ("Algorithm 2" of Huang & Chiang): a heap
+holds, per way, the next-best pair of ranks not yet taken; popping the best and
+pushing its two successors ``(i + 1, j)`` (only while ``j == 0``) and ``(i, j + 1)``
+visits each rank pair at most once, so no derivation is listed twice. O(n^3 + n^2 k
+log n) time, O(n^2 k) memory. Ties go to the first way in the order the 1-best
+kernels of ``tree_search`` try them.
 """
 
 import numpy as np
 
 from ._config import njit
 
-_COMPLETE, _INCOMPLETE = 0, 1  # the two kinds of items (and of backtracking entries)
+_COMPLETE, _INCOMPLETE, _SIBLING = 0, 1, 2  # the kinds of items (sibling: second order)
 
 
 @njit
@@ -58,39 +60,145 @@ def _heap_pop(keys, splits, left, right, size):
 
 
 @njit
-def _merge(lists, a_kind, a_d, b_kind, b_d, s, t, first, last, shift, arc, k, heap, out_kind,
-           d):  # fmt: skip
-    """Fill the k-best list of item (``out_kind``, s, t, d) from its split points
-    ``r = first..last``: the left part item (a_kind, s, r, a_d), the right part item
-    (b_kind, r + shift, t, b_d), plus the arc score ``arc`` (0 for complete spans)."""
+def _children(kind, s, t, d, r, order):
+    """The two items a derivation of item (kind, s, t, d) at split ``r`` joins, each as
+    (kind, s, t, d): Eisner's rules, and at second order McDonald & Pereira's (``r =
+    -1``: the dependent is the head's first child on that side)."""
+    if kind == _SIBLING:
+        return _COMPLETE, s, r, 1, _COMPLETE, r + 1, t, 0
+    if kind == _COMPLETE:
+        if d == 0:
+            return _COMPLETE, s, r, 0, _INCOMPLETE, r, t, 0
+        return _INCOMPLETE, s, r, 1, _COMPLETE, r, t, 1
+    if order == 1:
+        return _COMPLETE, s, r, 1, _COMPLETE, r + 1, t, 0
+    if d == 1:
+        if r == -1:
+            return _COMPLETE, s, s, 1, _COMPLETE, s + 1, t, 0
+        return _INCOMPLETE, s, r, 1, _SIBLING, r, t, 0
+    if r == -1:
+        return _COMPLETE, s, t - 1, 1, _COMPLETE, t, t, 0
+    return _SIBLING, s, r, 0, _INCOMPLETE, r, t, 0
+
+
+@njit
+def _merge(lists, kind, s, t, d, splits_r, adds, n_edges, order, k, heap):
+    """Fill the k-best list of item (kind, s, t, d) from its ``n_edges`` ways to be
+    built: at split ``splits_r[e]`` the two items of :func:`_children`, plus
+    ``adds[e]`` (the arc and sibling scores the step adds)."""
     score, split, rank_a, rank_b, count = lists
-    keys, splits, left, right = heap
+    keys, edges, left, right = heap
     size = 0
-    for r in range(first, last + 1):
-        if count[a_kind, s, r, a_d] > 0 and count[b_kind, r + shift, t, b_d] > 0:
-            v = score[a_kind, s, r, a_d, 0] + score[b_kind, r + shift, t, b_d, 0] + arc
+    for e in range(n_edges):
+        ak, a_s, a_t, ad, bk, b_s, b_t, bd = _children(kind, s, t, d, splits_r[e], order)
+        if count[ak, a_s, a_t, ad] > 0 and count[bk, b_s, b_t, bd] > 0:
+            v = score[ak, a_s, a_t, ad, 0] + score[bk, b_s, b_t, bd, 0] + adds[e]
             if v > -np.inf:
-                size = _heap_push(keys, splits, left, right, size, v, r, 0, 0)
+                size = _heap_push(keys, edges, left, right, size, v, e, 0, 0)
     n_found = 0
     while size > 0 and n_found < k:
-        v, r, i, j = keys[0], splits[0], left[0], right[0]
-        size = _heap_pop(keys, splits, left, right, size)
-        score[out_kind, s, t, d, n_found] = v
-        split[out_kind, s, t, d, n_found] = r
-        rank_a[out_kind, s, t, d, n_found] = i
-        rank_b[out_kind, s, t, d, n_found] = j
+        v, e, i, j = keys[0], edges[0], left[0], right[0]
+        size = _heap_pop(keys, edges, left, right, size)
+        score[kind, s, t, d, n_found] = v
+        split[kind, s, t, d, n_found] = splits_r[e]
+        rank_a[kind, s, t, d, n_found] = i
+        rank_b[kind, s, t, d, n_found] = j
         n_found += 1
+        ak, a_s, a_t, ad, bk, b_s, b_t, bd = _children(kind, s, t, d, splits_r[e], order)
         # the successors (i + 1, j) (from the first column only) and (i, j + 1): each
         # rank pair is pushed once
-        if j == 0 and i + 1 < count[a_kind, s, r, a_d]:
-            w = score[a_kind, s, r, a_d, i + 1] + score[b_kind, r + shift, t, b_d, j] + arc
+        if j == 0 and i + 1 < count[ak, a_s, a_t, ad]:
+            w = score[ak, a_s, a_t, ad, i + 1] + score[bk, b_s, b_t, bd, j] + adds[e]
             if w > -np.inf:
-                size = _heap_push(keys, splits, left, right, size, w, r, i + 1, j)
-        if j + 1 < count[b_kind, r + shift, t, b_d]:
-            w = score[a_kind, s, r, a_d, i] + score[b_kind, r + shift, t, b_d, j + 1] + arc
+                size = _heap_push(keys, edges, left, right, size, w, e, i + 1, j)
+        if j + 1 < count[bk, b_s, b_t, bd]:
+            w = score[ak, a_s, a_t, ad, i] + score[bk, b_s, b_t, bd, j + 1] + adds[e]
             if w > -np.inf:
-                size = _heap_push(keys, splits, left, right, size, w, r, i, j + 1)
-    count[out_kind, s, t, d] = n_found
+                size = _heap_push(keys, edges, left, right, size, w, e, i, j + 1)
+    count[kind, s, t, d] = n_found
+
+
+@njit
+def _edges_between(splits_r, adds, first, last, add):
+    """Splits ``first..last``, each adding ``add``; returns their number."""
+    m = 0
+    for r in range(first, last + 1):
+        splits_r[m], adds[m] = r, add
+        m += 1
+    return m
+
+
+@njit
+def _incomplete_edges(splits_r, adds, s, t, d, arc, sib, order):
+    """The ways to build incomplete span (s, t, d): its splits and what each adds."""
+    h, dep = (s, t) if d == 1 else (t, s)
+    if order == 1:
+        return _edges_between(splits_r, adds, s, t - 1, arc[h, dep])
+    splits_r[0], adds[0] = -1, arc[h, dep] + sib[h, h, dep]  # the first child
+    m = 1
+    for r in range(s + 1, t):  # r: the sibling before the dependent
+        splits_r[m], adds[m] = r, arc[h, dep] + sib[h, r, dep]
+        m += 1
+    return m
+
+
+@njit
+def _kbest(arc, sib, n, k, order):
+    N = n + 1
+    score = np.full((3, N, N, 2, k), -np.inf)
+    split = np.zeros((3, N, N, 2, k), dtype=np.int64)
+    rank_a = np.zeros((3, N, N, 2, k), dtype=np.int64)
+    rank_b = np.zeros((3, N, N, 2, k), dtype=np.int64)
+    count = np.zeros((3, N, N, 2), dtype=np.int64)
+    lists = (score, split, rank_a, rank_b, count)
+    size = N + 2 * k + 2
+    heap = (np.empty(size), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
+            np.empty(size, dtype=np.int64))  # fmt: skip
+    splits_r, adds = np.empty(N + 1, dtype=np.int64), np.empty(N + 1)
+    for s in range(N):
+        for d in range(2):
+            score[_COMPLETE, s, s, d, 0] = 0.0
+            count[_COMPLETE, s, s, d] = 1
+    for width in range(1, N):
+        for s in range(N - width):
+            t = s + width
+            if order == 2 and s > 0:  # adjacent siblings s, t of a head outside [s, t]
+                m = _edges_between(splits_r, adds, s, t - 1, 0.0)
+                _merge(lists, _SIBLING, s, t, 0, splits_r, adds, m, order, k, heap)
+            if s > 0:  # no arcs into the root
+                m = _incomplete_edges(splits_r, adds, s, t, 0, arc, sib, order)
+                _merge(lists, _INCOMPLETE, s, t, 0, splits_r, adds, m, order, k, heap)
+            m = _incomplete_edges(splits_r, adds, s, t, 1, arc, sib, order)
+            _merge(lists, _INCOMPLETE, s, t, 1, splits_r, adds, m, order, k, heap)
+            m = _edges_between(splits_r, adds, s, t - 1, 0.0)
+            _merge(lists, _COMPLETE, s, t, 0, splits_r, adds, m, order, k, heap)
+            m = _edges_between(splits_r, adds, s + 1, t, 0.0)
+            _merge(lists, _COMPLETE, s, t, 1, splits_r, adds, m, order, k, heap)
+    m = count[_COMPLETE, 0, n, 1] if n > 0 else 0
+    heads = np.full((m, N), -1, dtype=np.int64)
+    totals = np.empty(m)
+    stack = np.zeros((8 * N + 8, 5), dtype=np.int64)
+    for best in range(m):
+        totals[best] = score[_COMPLETE, 0, n, 1, best]
+        _entry(stack, 0, _COMPLETE, 0, n, 1, best)
+        top = 1
+        while top > 0:
+            top -= 1
+            kind, s, t, d, rank = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3], \
+                stack[top, 4]  # fmt: skip
+            if s == t:
+                continue
+            if kind == _INCOMPLETE:
+                if d == 0:
+                    heads[best, s] = t
+                else:
+                    heads[best, t] = s
+            r = split[kind, s, t, d, rank]
+            ak, a_s, a_t, ad, bk, b_s, b_t, bd = _children(kind, s, t, d, r, order)
+            _entry(stack, top, ak, a_s, a_t, ad, rank_a[kind, s, t, d, rank])
+            _entry(stack, top + 1, bk, b_s, b_t, bd, rank_b[kind, s, t, d, rank])
+            top += 2
+    return heads, totals
 
 
 @njit
@@ -103,63 +211,16 @@ def kbest_eisner(arc, n, k):
     with distinct scores it is ``tree_search.eisner``'s. Trees scoring ``-inf``
     (through a forbidden arc) are left out.
     """
-    N = n + 1
-    score = np.full((2, N, N, 2, k), -np.inf)
-    split = np.zeros((2, N, N, 2, k), dtype=np.int64)
-    rank_a = np.zeros((2, N, N, 2, k), dtype=np.int64)
-    rank_b = np.zeros((2, N, N, 2, k), dtype=np.int64)
-    count = np.zeros((2, N, N, 2), dtype=np.int64)
-    lists = (score, split, rank_a, rank_b, count)
-    size = N + 2 * k + 2
-    heap = (np.empty(size), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
-            np.empty(size, dtype=np.int64))  # fmt: skip
-    for s in range(N):
-        for d in range(2):
-            score[_COMPLETE, s, s, d, 0] = 0.0
-            count[_COMPLETE, s, s, d] = 1
-    C, INC = _COMPLETE, _INCOMPLETE
-    for width in range(1, N):
-        for s in range(N - width):
-            t = s + width
-            # incomplete: complete[s, r, right] + complete[r + 1, t, left] + the arc
-            if s > 0:
-                _merge(lists, C, 1, C, 0, s, t, s, t - 1, 1, arc[t, s], k, heap, INC, 0)
-            _merge(lists, C, 1, C, 0, s, t, s, t - 1, 1, arc[s, t], k, heap, INC, 1)
-            # complete, head t: complete[s, r, left] + incomplete[r, t, left]
-            _merge(lists, C, 0, INC, 0, s, t, s, t - 1, 0, 0.0, k, heap, C, 0)
-            # complete, head s: incomplete[s, r, right] + complete[r, t, right]
-            _merge(lists, INC, 1, C, 1, s, t, s + 1, t, 0, 0.0, k, heap, C, 1)
-    m = count[C, 0, n, 1] if n > 0 else 0
-    heads = np.full((m, N), -1, dtype=np.int64)
-    totals = np.empty(m)
-    stack = np.zeros((4 * N + 4, 5), dtype=np.int64)
-    for best in range(m):
-        totals[best] = score[C, 0, n, 1, best]
-        stack[0, 0], stack[0, 1], stack[0, 2], stack[0, 3], stack[0, 4] = C, 0, n, 1, best
-        top = 1
-        while top > 0:
-            top -= 1
-            kind, s, t, d, rank = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3], \
-                stack[top, 4]  # fmt: skip
-            if s == t:
-                continue
-            r = split[kind, s, t, d, rank]
-            i, j = rank_a[kind, s, t, d, rank], rank_b[kind, s, t, d, rank]
-            if kind == INC:
-                if d == 0:
-                    heads[best, s] = t
-                else:
-                    heads[best, t] = s
-                _entry(stack, top, C, s, r, 1, i)
-                _entry(stack, top + 1, C, r + 1, t, 0, j)
-            elif d == 0:
-                _entry(stack, top, C, s, r, 0, i)
-                _entry(stack, top + 1, INC, r, t, 0, j)
-            else:
-                _entry(stack, top, INC, s, r, 1, i)
-                _entry(stack, top + 1, C, r, t, 1, j)
-            top += 2
-    return heads, totals
+    return _kbest(arc, np.zeros((1, 1, 1)), n, k, 1)
+
+
+@njit
+def kbest_eisner2(arc, sib, n, k):
+    """The ``k`` best projective trees under arc plus adjacent-sibling scores
+    (``sib[h, s, d]``, as ``tree_search.eisner2`` reads them), best first; returns as
+    :func:`kbest_eisner` does, ``heads[0]`` being ``eisner2``'s tree when the scores
+    are distinct."""
+    return _kbest(arc, sib, n, k, 2)
 
 
 @njit

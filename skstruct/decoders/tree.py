@@ -154,17 +154,15 @@ class Eisner(_TreeDecoder):
     def nbest(self, structure, scores, k):
         """The ``k`` best projective trees under the part ``scores``, best first, as
         ``[(output ids int32 (n,), score), ...]``: fewer when the sentence has fewer
-        trees. First order only (Huang & Chiang's k-best lists over Eisner's chart); a
-        labelled parser gives each tree's arcs their best labels, so the list holds
-        ``k`` different head vectors."""
-        if self.order != 1:
-            raise ValueError(
-                f"{self!r} has no k-best search: k-best trees are first order "
-                f"(Eisner(order=1)) for now."
-            )
+        trees (Huang & Chiang's k-best lists over Eisner's chart, first or second
+        order). A labelled parser gives each tree's arcs their best labels, so the
+        list holds ``k`` different head vectors."""
         arc, labels = structure.arc_matrix(scores)
         # with a single root the penalised scores put every single-rooted tree first
-        all_heads, _ = _kbest_tree.kbest_eisner(arc, scores.n, k)
+        if self.order == 2:
+            all_heads, _ = _kbest_tree.kbest_eisner2(arc, scores.sib, scores.n, k)
+        else:
+            all_heads, _ = _kbest_tree.kbest_eisner(arc, scores.n, k)
         best = []
         for heads in all_heads:
             if structure.single_root and np.count_nonzero(heads[1:] == 0) != 1:

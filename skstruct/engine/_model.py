@@ -158,7 +158,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         """The ``k`` best label sequences (or trees) of each sequence of ``X``, with
         their scores.
 
-        Exact with ``Viterbi(order=1)`` (list Viterbi) and ``Eisner(order=1)`` (k-best
+        Exact with ``Viterbi(order=1)`` (list Viterbi) and ``Eisner()`` (k-best
         projective trees, Huang & Chiang 2005); with ``BeamSearch`` the best ``k`` (at
         most ``beam_size``) of its final beam. Every sequence returned keeps to the
         decoder's ``allowed`` and to ``fixed``; the first is :meth:`predict`'s.
