@@ -14,18 +14,25 @@ test): the base model's score, the oracle score of its n-best lists (the candida
 fewest wrong words in each), and the reranked score of each learner, with fit seconds.
 
 Run: ``python benchmarks/bench_reranking.py [--task dep|ner] [--test] [--n-best 20]
-[--cv 5] [--no-words] [--learners perceptron pa bcfw crf arow]``
+[--cv 5] [--no-words] [--learners perceptron pa bcfw crf arow eg] [--eg-c 1.0]
+[--figure]``
+With ``eg`` the held-out split also goes to EG's fit, which records the primal, dual
+and the held-out top-1 (the share of lists whose chosen candidate has least loss) per
+epoch, as the slides' "Convergence on a Parse Reranking Task"; ``--figure`` draws
+them into ``docs/figures/eg_convergence_<task>_reranking.png``.
 The corpora come from ``$SKSTRUCT_DATA`` or ``~/skstruct_data``.
 """
 
 import argparse
 import time
+from pathlib import Path
 
 from skstruct import (
     AROW,
     BestCandidate,
     ConditionalRandomField,
     Eisner,
+    ExponentiatedGradientSSVM,
     NBestReranker,
     PassiveAggressive,
     StructuredPerceptron,
@@ -41,7 +48,9 @@ LEARNERS = {
     "arow": lambda: AROW(BestCandidate(), max_iter=10, random_state=0),
     "crf": lambda: ConditionalRandomField(BestCandidate(), max_iter=100),
     "bcfw": lambda: StructuredSVM(BestCandidate(), max_iter=20, random_state=0),
+    "eg": lambda: ExponentiatedGradientSSVM(BestCandidate(), C=1.0, max_iter=30),
 }
+FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 
 
 def _uas(X, y, predicted):
@@ -79,6 +88,9 @@ def main(argv=None):
     parser.add_argument("--no-words", action="store_true", help="leave the word features out")
     parser.add_argument("--learners", nargs="+", default=["perceptron"], choices=list(LEARNERS))
     parser.add_argument("--n-jobs", type=int, default=None)
+    parser.add_argument("--eg-c", type=float, default=1.0, help="C of the EG learner")
+    parser.add_argument("--figure", action="store_true",
+                        help="draw EG's primal, dual and held-out top-1 per epoch")  # fmt: skip
     args = parser.parse_args(argv)
 
     split = "test" if args.test else "dev"
@@ -87,10 +99,14 @@ def main(argv=None):
           f"n_best={args.n_best}, cv={args.cv}")  # fmt: skip
     base_score = None
     for name in args.learners:
-        reranker = NBestReranker(base, features, LEARNERS[name](), n_best=args.n_best,
+        learner = LEARNERS[name]()
+        if name == "eg":
+            learner.set_params(C=args.eg_c)
+        reranker = NBestReranker(base, features, learner, n_best=args.n_best,
                                  cv=args.cv, n_jobs=args.n_jobs, random_state=0)  # fmt: skip
+        held_out = {"X_dev": X_eval, "y_dev": y_eval} if name == "eg" else {}
         start = time.perf_counter()
-        reranker.fit(X, y)
+        reranker.fit(X, y, **held_out)
         seconds = time.perf_counter() - start
         if base_score is None:
             lists = reranker.base_.predict_nbest(X_eval, k=args.n_best)
@@ -105,6 +121,38 @@ def main(argv=None):
         reranked = score(X_eval, y_eval, reranker.predict(X_eval))
         print(f"reranked by {name:<10} {split} {metric} {reranked:.2f} "
               f"({reranked - base_score:+.2f}); fit {seconds:.1f} s", flush=True)  # fmt: skip
+        if name == "eg":
+            _convergence(reranker.reranker_.history_, args, split)
+
+
+def _convergence(history, args, split):
+    """EG's primal, dual and held-out top-1 per epoch (printed; drawn with --figure)."""
+    print(f"EG, C={args.eg_c}: epoch, primal, dual, gap / primal, {split} top-1")
+    for record in history:
+        print(f"{record['epoch']:4d} {record['primal']:12.4f} {record['dual']:12.4f} "
+              f"{record['gap'] / record['primal']:10.2e} {record['dev_score']:.3f}")  # fmt: skip
+    if not args.figure:
+        return
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    epochs = [r["epoch"] for r in history]
+    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
+    left.plot(epochs, [r["primal"] for r in history], label="primal")
+    left.plot(epochs, [r["dual"] for r in history], label="dual")
+    left.set_xlabel("epoch")
+    left.set_ylabel("objective")
+    left.legend()
+    right.plot(epochs, [100 * r["dev_score"] for r in history], color="C2")
+    right.set_xlabel("epoch")
+    right.set_ylabel(f"{split} top-1 (%)")
+    fig.suptitle(f"EG reranking the {args.n_best}-best lists, task {args.task} (C={args.eg_c})")
+    fig.tight_layout()
+    path = FIGURES / f"eg_convergence_{args.task}_reranking.png"
+    fig.savefig(path, dpi=110)
+    print(f"saved {path}")
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ them by jack-knifing, as Charniak & Johnson do: the base model trained on all fo
 one lists the outputs of the sentences of that fold.
 """
 
+from inspect import signature
 from numbers import Integral, Real
 
 import numpy as np
@@ -124,7 +125,7 @@ class NBestReranker(BaseEstimator):
         self.random_state = random_state
 
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y):
+    def fit(self, X, y, *, X_dev=None, y_dev=None):
         """Train the base model on ``X``, list jack-knifed candidates and train the
         reranker on them.
 
@@ -132,6 +133,11 @@ class NBestReranker(BaseEstimator):
         ----------
         X : list of sentences
         y : list of outputs (heads, or labels), one per sentence
+        X_dev, y_dev : list, default=None
+            Held-out sentences and their outputs: the base model's lists of them (with
+            their losses) go to the learner's ``fit`` as its ``X_dev`` and ``y_dev``
+            (learners that take them, e.g. :class:`~skstruct.ExponentiatedGradientSSVM`,
+            record a dev score per epoch in ``history_``).
 
         Returns
         -------
@@ -140,7 +146,11 @@ class NBestReranker(BaseEstimator):
         X, y = check_sequences(X), list(y)
         if len(X) != len(y):
             raise ValueError(f"X has {len(X)} sentences and y {len(y)} outputs.")
+        if (X_dev is None) != (y_dev is None):
+            raise ValueError("Give both X_dev and y_dev, or neither.")
         learner = self._learner()
+        if X_dev is not None and "X_dev" not in signature(learner.fit).parameters:
+            raise ValueError(f"{type(learner).__name__}.fit takes no X_dev.")
         folds = self._folds(len(X))
         listed = Parallel(n_jobs=self.n_jobs)(
             delayed(_list_fold)(self.base, X, y, train, test, self.n_best) for train, test in folds
@@ -155,7 +165,14 @@ class NBestReranker(BaseEstimator):
         n_words = sum(len(gold) for gold in y)
         self.oracle_score_ = 1.0 - sum(min(loss) for loss in losses) / max(n_words, 1)
         self.base_scale_ = self._base_scale(candidates)
-        self.reranker_ = learner.fit(self._candidate_features(X, candidates), losses)
+        dev = {}
+        if X_dev is not None:
+            X_dev, y_dev = check_sequences(X_dev, name="X_dev"), list(y_dev)
+            lists = self.base_.predict_nbest(X_dev, k=self.n_best)
+            dev["X_dev"] = self._candidate_features(X_dev, lists)
+            dev["y_dev"] = [[_mismatches(output, gold, i) for output, _ in best]
+                            for i, (best, gold) in enumerate(zip(lists, y_dev))]  # fmt: skip
+        self.reranker_ = learner.fit(self._candidate_features(X, candidates), losses, **dev)
         return self
 
     def predict(self, X):

@@ -10,7 +10,9 @@ from sklearn.model_selection import GridSearchCV
 from skstruct import (
     BestCandidate,
     ChuLiuEdmonds,
+    ConditionalRandomField,
     Eisner,
+    ExponentiatedGradientSSVM,
     NBestReranker,
     PassiveAggressive,
     StructuredPerceptron,
@@ -285,3 +287,17 @@ def test_entity_features_refuse_tokens_without_words_and_wrong_lengths():
         EntityFeatures(word="text")([{"form": "a"}], ["O"])
     with pytest.raises(ValueError, match="A labelling of 2 labels over a sentence of 1 tokens"):
         EntityFeatures()(["a"], ["O", "O"])
+
+
+def test_reranker_hands_held_out_lists_to_learners_that_take_them():
+    X, y = _treebank(40)
+    eg = ExponentiatedGradientSSVM(BestCandidate(), C=1.0, max_iter=3)
+    reranker = _reranker(learner=eg).fit(X[:30], y[:30], X_dev=X[30:], y_dev=y[30:])
+    history = reranker.reranker_.history_
+    assert len(history) == 3 and all(0.0 <= r["dev_score"] <= 1.0 for r in history)
+    assert history[-1]["primal"] >= history[-1]["dual"]
+    with pytest.raises(ValueError, match="Give both X_dev and y_dev, or neither"):
+        _reranker().fit(X, y, X_dev=X[:2])
+    with pytest.raises(ValueError, match=r"ConditionalRandomField\.fit takes no X_dev"):
+        crf = ConditionalRandomField(BestCandidate())
+        _reranker(learner=crf).fit(X, y, X_dev=X[:2], y_dev=y[:2])
