@@ -14,7 +14,7 @@ test): the base model's score, the oracle score of its n-best lists (the candida
 fewest wrong words in each), and the reranked score of each learner, with fit seconds.
 
 Run: ``python benchmarks/bench_reranking.py [--task dep|ner] [--test] [--n-best 20]
-[--cv 5] [--no-words] [--learners perceptron pa bcfw crf arow eg] [--eg-c 1.0]
+[--cv 5] [--no-words] [--learners perceptron pa bcfw crf arow eg] [--eg-c 0.1]
 [--figure]``
 With ``eg`` the held-out split also goes to EG's fit, which records the primal, dual
 and the held-out top-1 (the share of lists whose chosen candidate has least loss) per
@@ -48,7 +48,7 @@ LEARNERS = {
     "arow": lambda: AROW(BestCandidate(), max_iter=10, random_state=0),
     "crf": lambda: ConditionalRandomField(BestCandidate(), max_iter=100),
     "bcfw": lambda: StructuredSVM(BestCandidate(), max_iter=20, random_state=0),
-    "eg": lambda: ExponentiatedGradientSSVM(BestCandidate(), C=1.0, max_iter=30),
+    "eg": lambda: ExponentiatedGradientSSVM(BestCandidate(), C=0.1, max_iter=30),
 }
 FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 
@@ -88,7 +88,7 @@ def main(argv=None):
     parser.add_argument("--no-words", action="store_true", help="leave the word features out")
     parser.add_argument("--learners", nargs="+", default=["perceptron"], choices=list(LEARNERS))
     parser.add_argument("--n-jobs", type=int, default=None)
-    parser.add_argument("--eg-c", type=float, default=1.0, help="C of the EG learner")
+    parser.add_argument("--eg-c", type=float, default=0.1, help="C of the EG learner")
     parser.add_argument("--figure", action="store_true",
                         help="draw EG's primal, dual and held-out top-1 per epoch")  # fmt: skip
     args = parser.parse_args(argv)
