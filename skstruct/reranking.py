@@ -49,8 +49,9 @@ class NBestReranker(BaseEstimator):
         The reranker, a learner of candidate sets (its decoder a
         :class:`~skstruct.BestCandidate`): None is Collins' averaged reranking
         perceptron, ``StructuredPerceptron(BestCandidate(), max_iter=10)``;
-        ``PassiveAggressive``, ``AROW``, ``ConditionalRandomField`` (maximum entropy)
-        and ``StructuredSVM`` (BCFW or EG) train it too.
+        ``PassiveAggressive``, ``AROW``, ``ConditionalRandomField`` (maximum entropy),
+        ``StructuredSVM`` (BCFW) and ``ExponentiatedGradientSSVM`` train it too, and
+        ``ParameterMixing`` over an online one.
     n_best : int, default=20
         Candidates per sentence, in training and prediction.
     base_scale : "auto" or float, default="auto"
@@ -216,10 +217,12 @@ class NBestReranker(BaseEstimator):
             return StructuredPerceptron(
                 BestCandidate(), max_iter=10, random_state=self.random_state
             )
-        if not isinstance(getattr(self.learner, "decoder", None), BestCandidate):
+        # a meta-learner (ParameterMixing) holds the learner whose decoder counts
+        inner = getattr(self.learner, "estimator", self.learner)
+        if not isinstance(getattr(inner, "decoder", None), BestCandidate):
             raise ValueError(
                 f"The learner reranks candidate sets, so its decoder must be a "
-                f"BestCandidate(), not {getattr(self.learner, 'decoder', None)!r}."
+                f"BestCandidate(), not {getattr(inner, 'decoder', None)!r}."
             )
         return clone(self.learner)
 

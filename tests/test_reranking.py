@@ -14,6 +14,7 @@ from skstruct import (
     Eisner,
     ExponentiatedGradientSSVM,
     NBestReranker,
+    ParameterMixing,
     PassiveAggressive,
     StructuredPerceptron,
     Viterbi,
@@ -221,6 +222,12 @@ def test_reranker_reranks_a_tagger_with_any_candidate_learner():
     ).fit(X, y)  # fmt: skip
     assert reranker.predict(X[:3]) == y[:3]
     assert reranker.score(X, y) == 1.0
+    mixed = ParameterMixing(
+        StructuredPerceptron(BestCandidate(), max_iter=1, random_state=0), n_shards=2,
+        max_iter=3, n_jobs=1, random_state=0,
+    )  # fmt: skip
+    again = clone(reranker).set_params(learner=mixed).fit(X, y)
+    assert again.score(X, y) == 1.0
 
 
 def test_reranker_tunes_in_grid_search_and_clones():
