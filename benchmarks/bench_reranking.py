@@ -14,7 +14,7 @@ test): the base model's score, the oracle score of its n-best lists (the candida
 fewest wrong words in each), and the reranked score of each learner, with fit seconds.
 
 Run: ``python benchmarks/bench_reranking.py [--task dep|ner] [--test] [--n-best 20]
-[--cv 5] [--no-words] [--learners perceptron pa bcfw crf arow eg] [--eg-c 0.1]
+[--cv 5] [--order 1|2] [--no-words] [--learners perceptron pa bcfw crf arow eg] [--eg-c 0.1]
 [--figure]``
 With ``eg`` the held-out split also goes to EG's fit, which records the primal, dual
 and the held-out top-1 (the share of lists whose chosen candidate has least loss) per
@@ -57,14 +57,14 @@ def _uas(X, y, predicted):
     return 100 * attachment_scores(y, predicted, X=X, punct=PTB_PUNCTUATION_TAGS)["uas"]
 
 
-def _dependency_task(split, words):
+def _dependency_task(split, words, order=1):
     X, y = fetch_ptb_sample("train", return_X_y=True)
     X_eval, y_eval = fetch_ptb_sample(split, return_X_y=True)
-    base = StructuredPerceptron(Eisner(), random_state=0)
+    base = StructuredPerceptron(Eisner(order=order), random_state=0)
     return X, y, X_eval, y_eval, base, DependencyTreeFeatures(words=words), "UAS", _uas
 
 
-def _ner_task(split, words):
+def _ner_task(split, words, order=1):
     train = fetch_conll2002("es", "train")
     evaluated = fetch_conll2002("es", "testb" if split == "test" else "testa")
     X, X_eval = (crfsuite_tutorial_features(s.data) for s in (train, evaluated))
@@ -85,6 +85,8 @@ def main(argv=None):
     parser.add_argument("--test", action="store_true", help="score the test split (else dev)")
     parser.add_argument("--n-best", type=int, default=20)
     parser.add_argument("--cv", type=int, default=5)
+    parser.add_argument("--order", type=int, choices=[1, 2], default=1,
+                        help="the base parser's order (--task dep)")  # fmt: skip
     parser.add_argument("--no-words", action="store_true", help="leave the word features out")
     parser.add_argument("--learners", nargs="+", default=["perceptron"], choices=list(LEARNERS))
     parser.add_argument("--n-jobs", type=int, default=None)
@@ -94,9 +96,11 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     split = "test" if args.test else "dev"
-    X, y, X_eval, y_eval, base, features, metric, score = TASKS[args.task](split, not args.no_words)
-    print(f"{args.task}: {len(X)} training sentences, {len(X_eval)} {split} sentences; "
-          f"n_best={args.n_best}, cv={args.cv}")  # fmt: skip
+    X, y, X_eval, y_eval, base, features, metric, score = TASKS[args.task](
+        split, not args.no_words, args.order
+    )
+    print(f"{args.task} (order {args.order}): {len(X)} training sentences, "
+          f"{len(X_eval)} {split} sentences; n_best={args.n_best}, cv={args.cv}")  # fmt: skip
     base_score = None
     for name in args.learners:
         learner = LEARNERS[name]()
