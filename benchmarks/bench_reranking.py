@@ -25,7 +25,8 @@ The corpora come from ``$SKSTRUCT_DATA`` or ``~/skstruct_data``.
 
 import argparse
 import time
-from pathlib import Path
+
+from eg_reranking import FIGURES, plot
 
 from skstruct import (
     AROW,
@@ -48,9 +49,8 @@ LEARNERS = {
     "arow": lambda: AROW(BestCandidate(), max_iter=10, random_state=0),
     "crf": lambda: ConditionalRandomField(BestCandidate(), max_iter=100),
     "bcfw": lambda: StructuredSVM(BestCandidate(), max_iter=20, random_state=0),
-    "eg": lambda: ExponentiatedGradientSSVM(BestCandidate(), C=0.1, max_iter=30),
+    "eg": lambda: ExponentiatedGradientSSVM(BestCandidate(), C=0.1, max_iter=30, random_state=0),
 }
-FIGURES = Path(__file__).resolve().parents[1] / "docs" / "figures"
 
 
 def _uas(X, y, predicted):
@@ -135,28 +135,10 @@ def _convergence(history, args, split):
     for record in history:
         print(f"{record['epoch']:4d} {record['primal']:12.4f} {record['dual']:12.4f} "
               f"{record['gap'] / record['primal']:10.2e} {record['dev_score']:.3f}")  # fmt: skip
-    if not args.figure:
-        return
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    epochs = [r["epoch"] for r in history]
-    fig, (left, right) = plt.subplots(1, 2, figsize=(10, 3.6))
-    left.plot(epochs, [r["primal"] for r in history], label="primal")
-    left.plot(epochs, [r["dual"] for r in history], label="dual")
-    left.set_xlabel("epoch")
-    left.set_ylabel("objective")
-    left.legend()
-    right.plot(epochs, [100 * r["dev_score"] for r in history], color="C2")
-    right.set_xlabel("epoch")
-    right.set_ylabel(f"{split} top-1 (%)")
-    fig.suptitle(f"EG reranking the {args.n_best}-best lists, task {args.task} (C={args.eg_c})")
-    fig.tight_layout()
-    path = FIGURES / f"eg_convergence_{args.task}_reranking.png"
-    fig.savefig(path, dpi=110)
-    print(f"saved {path}")
+    if args.figure:
+        title = f"EG reranking {args.task} {args.n_best}-best lists, C={args.eg_c}"
+        path = FIGURES / f"eg_convergence_{args.task}_reranking.png"
+        plot(history, title, path, f"{split} top-1 (%)")
 
 
 if __name__ == "__main__":

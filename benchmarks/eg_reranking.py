@@ -88,10 +88,13 @@ def main():
     for record in eg.history_:
         print(f"{record['epoch']:4d} {record['primal']:12.4f} {record['dual']:12.4f} "
               f"{record['gap'] / record['primal']:10.2e} {record['dev_score']:.3f}")  # fmt: skip
-    plot(eg.history_, chosen["eg"])
+    plot(eg.history_, f"EG on synthetic reranking, C={chosen['eg']}",
+         FIGURES / "eg_convergence_reranking.png")  # fmt: skip
 
 
-def plot(history, C):
+def plot(history, title, path, score_label="test top-1 (%)"):
+    """EG's primal and dual per epoch (left) and the held-out score of w (right), saved
+    to ``path``; ``bench_reranking.py`` draws its figure with it too."""
     import matplotlib
 
     matplotlib.use("Agg")
@@ -103,16 +106,16 @@ def plot(history, C):
     left.plot(epochs, [r["dual"] for r in history], label="dual")
     left.set_xlabel("epochs (online EG)")
     left.set_ylabel("objective")
-    left.set_title(f"EG on synthetic reranking, C={C}")
+    left.set_title(title)
     left.legend()
     right.plot(epochs, [100 * r["dev_score"] for r in history], color="C2")
     right.set_xlabel("epochs")
-    right.set_ylabel("test top-1 (%)")
+    right.set_ylabel(score_label)
     right.set_title("accuracy of w")
     fig.tight_layout()
-    FIGURES.mkdir(parents=True, exist_ok=True)
-    fig.savefig(FIGURES / "eg_convergence_reranking.png", dpi=110)
-    print(f"saved {FIGURES / 'eg_convergence_reranking.png'}")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=110)
+    print(f"saved {path}")
 
 
 if __name__ == "__main__":
