@@ -153,14 +153,16 @@ class NBestReranker(BaseEstimator):
         if X_dev is not None and "X_dev" not in signature(learner.fit).parameters:
             raise ValueError(f"{type(learner).__name__}.fit takes no X_dev.")
         folds = self._folds(len(X))
-        listed = Parallel(n_jobs=self.n_jobs)(
-            delayed(_list_fold)(self.base, X, y, train, test, self.n_best) for train, test in folds
+        # the base model on all of X trains beside the folds' models
+        jobs = [delayed(_list_fold)(self.base, X, y, train, test, self.n_best)
+                for train, test in folds]  # fmt: skip
+        *listed, self.base_ = Parallel(n_jobs=self.n_jobs)(
+            [*jobs, delayed(_fit_clone)(self.base, X, y)]
         )
         candidates = [None] * len(X)
         for (_, test), lists in zip(folds, listed):
             for i, best in zip(test, lists):
                 candidates[i] = best
-        self.base_ = clone(self.base).fit(X, y)
         losses = [[_mismatches(output, gold, i) for output, _ in best]
                   for i, (best, gold) in enumerate(zip(candidates, y))]  # fmt: skip
         n_words = sum(len(gold) for gold in y)
@@ -258,9 +260,13 @@ class NBestReranker(BaseEstimator):
         return rows
 
 
+def _fit_clone(base, X, y):
+    return clone(base).fit(X, y)
+
+
 def _list_fold(base, X, y, train, test, n_best):
     """The n-best lists of the sentences ``test`` by the base model trained on ``train``."""
-    model = clone(base).fit([X[i] for i in train], [y[i] for i in train])
+    model = _fit_clone(base, [X[i] for i in train], [y[i] for i in train])
     return model.predict_nbest([X[i] for i in test], k=n_best)
 
 

@@ -175,6 +175,8 @@ def test_tree_features_refuse_what_is_no_tree_over_the_sentence():
         DependencyTreeFeatures()(sentence, [2, 0, 1])
     with pytest.raises(ValueError, match="Word 2 has the head 5"):
         DependencyTreeFeatures()(sentence, [2, 5])
+    with pytest.raises(ValueError, match=r"Not a tree: words \[1, 2\] do not reach the root"):
+        DependencyTreeFeatures()(sentence, [2, 1])
 
 
 # -- the reranker -------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ crossing arcs.
 
 from collections import Counter
 
+import numpy as np
 from sklearn.base import BaseEstimator
 
 __all__ = ["DependencyTreeFeatures"]
@@ -102,7 +103,7 @@ class DependencyTreeFeatures(BaseEstimator):
                 counts[f"gpr={g}|{tag[h]}|{rel[d]}"] += 1
             if self.words:
                 counts[f"gpw={g}|{form[h]}|{tag[d]}|{side}"] += 1
-        lo, hi, size = self._spans(children, n)
+        lo, hi, size, depth = self._spans(children, n)
         for h in range(n + 1):
             left = [d for d in children[h] if d < h]
             right = [d for d in children[h] if d > h]
@@ -122,7 +123,7 @@ class DependencyTreeFeatures(BaseEstimator):
         for d in children[0]:
             counts[f"root={tag[d]}"] += 1
         counts[f"root_n={_bucket(len(children[0]), 3)}"] += 1
-        counts[f"depth={_bucket(self._depth(head, n), 10)}"] += 1
+        counts[f"depth={_bucket(depth, 10)}"] += 1
         counts[f"crossing={_bucket(self._crossing(head, n), 3)}"] += 1
         return {key: float(value) for key, value in counts.items()}
 
@@ -134,18 +135,24 @@ class DependencyTreeFeatures(BaseEstimator):
 
     @staticmethod
     def _spans(children, n):
-        """Each word's subtree: its first word, last word and size."""
-        lo, hi, size = list(range(n + 1)), list(range(n + 1)), [1] * (n + 1)
+        """Each word's subtree (its first word, last word and size) and the tree's
+        depth, from one walk down from the root."""
+        lo, hi, size, level = list(range(n + 1)), list(range(n + 1)), [1] * (n + 1), [0] * (n + 1)
         order, stack = [], [0]
         while stack:
             h = stack.pop()
             order.append(h)
+            for d in children[h]:
+                level[d] = level[h] + 1
             stack.extend(children[h])
+        if len(order) != n + 1:
+            lost = sorted(set(range(n + 1)).difference(order))
+            raise ValueError(f"Not a tree: words {lost} do not reach the root (a cycle).")
         for h in reversed(order):  # dependents before their heads
             for d in children[h]:
                 lo[h], hi[h] = min(lo[h], lo[d]), max(hi[h], hi[d])
                 size[h] += size[d]
-        return lo, hi, size
+        return lo, hi, size, max(level)
 
     @staticmethod
     def _size_bucket(size):
@@ -155,16 +162,10 @@ class DependencyTreeFeatures(BaseEstimator):
         return "11+"
 
     @staticmethod
-    def _depth(head, n):
-        deepest = 0
-        for d in range(1, n + 1):
-            depth, v = 0, d
-            while v > 0 and depth <= n:
-                v, depth = head[v], depth + 1
-            deepest = max(deepest, depth)
-        return deepest
-
-    @staticmethod
     def _crossing(head, n):
-        arcs = [(min(head[d], d), max(head[d], d)) for d in range(1, n + 1)]
-        return sum(a < c < b < e for a, b in arcs for c, e in arcs)
+        """Pairs of arcs that cross (a < c < b < e for arcs a-b and c-e)."""
+        words = np.arange(1, n + 1)
+        heads = np.asarray(head[1:])
+        a, b = np.minimum(heads, words), np.maximum(heads, words)
+        inside = (a[:, None] < a[None, :]) & (a[None, :] < b[:, None])
+        return int(np.count_nonzero(inside & (b[:, None] < b[None, :])))
