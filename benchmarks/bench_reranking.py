@@ -1,5 +1,6 @@
-"""n-best reranking (issue 37): a first-order dependency parser on the PTB sample, and
-a named-entity tagger on CoNLL-2002 Spanish.
+"""n-best reranking (issue 37): a first-order dependency parser on the PTB sample, a
+named-entity tagger on CoNLL-2002 Spanish, and a constituency parser on the treebank
+sample.
 
 ``--task dep``: the base model is ``StructuredPerceptron(Eisner())`` (first order,
 default ``ArcFeatures``), the global features
@@ -7,15 +8,22 @@ default ``ArcFeatures``), the global features
 (PTB tags). ``--task ner``: the base model is ``StructuredPerceptron()`` on the
 sklearn-crfsuite tutorial's token dicts (first-order Viterbi), the global features
 :class:`skstruct.features.EntityFeatures`; scored by span F1 (dev: testa, test:
-testb). :class:`skstruct.NBestReranker` lists the base model's ``--n-best`` best
-outputs of every training sentence by jack-knifing (``--cv`` folds) and learns to
-choose among them. Printed, for the evaluation split (dev by default, ``--test`` for
-test): the base model's score, the oracle score of its n-best lists (the candidate of
-fewest wrong words in each), and the reranked score of each learner, with fit seconds.
+testb). ``--task constituency``: the base model is ``StructuredPerceptron(CKY())``
+(``--epochs``, 10 by default; gold tags in), the global features
+:class:`skstruct.features.ConstituentTreeFeatures`; scored by EVALB's F1 (COLLINS.prm).
+:class:`skstruct.NBestReranker` lists the base model's ``--n-best`` best outputs of
+every training sentence by jack-knifing (``--cv`` folds, once for every learner:
+``jackknife`` then ``fit(lists=...)``) and learns to choose among them. Printed, for
+the evaluation split (dev by default, ``--test`` for test): the jack-knife's seconds,
+the base model's score, the oracle score of its n-best lists (the candidate of least
+loss in each), and the reranked score of each learner, with its training seconds.
+``--lists PATH`` keeps the jack-knifed lists in a pickle and reads them from there when
+it exists (same task, n-best, cv and base model).
 
-Run: ``python benchmarks/bench_reranking.py [--task dep|ner] [--test] [--n-best 20]
-[--cv 5] [--order 1|2] [--no-words] [--learners perceptron pa bcfw crf arow eg] [--eg-c 0.1]
-[--figure]``
+Run: ``python benchmarks/bench_reranking.py [--task dep|ner|constituency] [--test]
+[--n-best 20] [--cv 5] [--order 1|2] [--epochs 10] [--no-words]
+[--learners perceptron pa bcfw crf arow eg] [--eg-c 0.1] [--perceptron-epochs 10]
+[--figure] [--lists PATH]``
 With ``eg`` the held-out split also goes to EG's fit, which records the primal, dual
 and the held-out top-1 (the share of lists whose chosen candidate has least loss) per
 epoch, as the slides' "Convergence on a Parse Reranking Task"; ``--figure`` draws
@@ -24,12 +32,15 @@ The corpora come from ``$SKSTRUCT_DATA`` or ``~/skstruct_data``.
 """
 
 import argparse
+import os
+import pickle
 import time
 
 from eg_reranking import FIGURES, plot
 
 from skstruct import (
     AROW,
+    CKY,
     BestCandidate,
     ConditionalRandomField,
     Eisner,
@@ -39,12 +50,17 @@ from skstruct import (
     StructuredPerceptron,
     StructuredSVM,
 )
-from skstruct.datasets import fetch_conll2002, fetch_ptb_sample
-from skstruct.features import DependencyTreeFeatures, EntityFeatures, crfsuite_tutorial_features
-from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, span_f1_score
+from skstruct.datasets import fetch_conll2002, fetch_ptb_sample, fetch_treebank
+from skstruct.features import (
+    ConstituentTreeFeatures,
+    DependencyTreeFeatures,
+    EntityFeatures,
+    crfsuite_tutorial_features,
+)
+from skstruct.metrics import PTB_PUNCTUATION_TAGS, attachment_scores, evalb, span_f1_score
 
 LEARNERS = {
-    "perceptron": lambda: StructuredPerceptron(BestCandidate(), max_iter=10, random_state=0),
+    "perceptron": lambda: StructuredPerceptron(BestCandidate(), random_state=0),
     "pa": lambda: PassiveAggressive(BestCandidate(), max_iter=10, random_state=0),
     "arow": lambda: AROW(BestCandidate(), max_iter=10, random_state=0),
     "crf": lambda: ConditionalRandomField(BestCandidate(), max_iter=100),
@@ -57,14 +73,35 @@ def _uas(X, y, predicted):
     return 100 * attachment_scores(y, predicted, X=X, punct=PTB_PUNCTUATION_TAGS)["uas"]
 
 
-def _dependency_task(split, words, order=1):
+def _wrong_words(output, gold):
+    return sum(a != b for a, b in zip(output, gold))
+
+
+def _dependency_task(split, words, args):
     X, y = fetch_ptb_sample("train", return_X_y=True)
     X_eval, y_eval = fetch_ptb_sample(split, return_X_y=True)
-    base = StructuredPerceptron(Eisner(order=order), random_state=0)
-    return X, y, X_eval, y_eval, base, DependencyTreeFeatures(words=words), "UAS", _uas
+    base = StructuredPerceptron(Eisner(order=args.order), random_state=0)
+    features = DependencyTreeFeatures(words=words)
+    return X, y, X_eval, y_eval, base, features, "UAS", _uas, _wrong_words
 
 
-def _ner_task(split, words, order=1):
+def _constituency_task(split, words, args):
+    X, y = fetch_treebank("train", return_X_y=True)
+    X_eval, y_eval = fetch_treebank(split, return_X_y=True)
+    base = StructuredPerceptron(CKY(), max_iter=args.epochs, random_state=0)
+
+    def f1(X_, y, predicted):
+        return evalb(y, predicted).f1
+
+    def wrong_brackets(output, gold):
+        scores = evalb([gold], [output])
+        return scores.gold_brackets + scores.predicted_brackets - 2 * scores.matched
+
+    features = ConstituentTreeFeatures(words=words)
+    return X, y, X_eval, y_eval, base, features, "F1", f1, wrong_brackets
+
+
+def _ner_task(split, words, args):
     train = fetch_conll2002("es", "train")
     evaluated = fetch_conll2002("es", "testb" if split == "test" else "testa")
     X, X_eval = (crfsuite_tutorial_features(s.data) for s in (train, evaluated))
@@ -73,10 +110,11 @@ def _ner_task(split, words, order=1):
     def f1(X_, y, predicted):
         return 100 * span_f1_score(y, predicted)
 
-    return X, train.target, X_eval, evaluated.target, base, EntityFeatures(), "span F1", f1
+    return (X, train.target, X_eval, evaluated.target, base, EntityFeatures(), "span F1", f1,
+            _wrong_words)  # fmt: skip
 
 
-TASKS = {"dep": _dependency_task, "ner": _ner_task}
+TASKS = {"dep": _dependency_task, "ner": _ner_task, "constituency": _constituency_task}
 
 
 def main(argv=None):
@@ -87,46 +125,69 @@ def main(argv=None):
     parser.add_argument("--cv", type=int, default=5)
     parser.add_argument("--order", type=int, choices=[1, 2], default=1,
                         help="the base parser's order (--task dep)")  # fmt: skip
+    parser.add_argument("--epochs", type=int, default=10,
+                        help="the base parser's epochs (--task constituency)")  # fmt: skip
+    parser.add_argument("--lists", help="a pickle of the jack-knifed lists (read or written)")
     parser.add_argument("--no-words", action="store_true", help="leave the word features out")
     parser.add_argument("--learners", nargs="+", default=["perceptron"], choices=list(LEARNERS))
     parser.add_argument("--n-jobs", type=int, default=None)
     parser.add_argument("--eg-c", type=float, default=0.1, help="C of the EG learner")
+    parser.add_argument("--perceptron-epochs", type=int, default=10,
+                        help="epochs of the perceptron reranker")  # fmt: skip
     parser.add_argument("--figure", action="store_true",
                         help="draw EG's primal, dual and held-out top-1 per epoch")  # fmt: skip
     args = parser.parse_args(argv)
 
     split = "test" if args.test else "dev"
-    X, y, X_eval, y_eval, base, features, metric, score = TASKS[args.task](
-        split, not args.no_words, args.order
+    X, y, X_eval, y_eval, base, features, metric, score, loss = TASKS[args.task](
+        split, not args.no_words, args
     )
     print(f"{args.task} (order {args.order}): {len(X)} training sentences, "
           f"{len(X_eval)} {split} sentences; n_best={args.n_best}, cv={args.cv}")  # fmt: skip
-    base_score = None
+    lister = NBestReranker(base, features, n_best=args.n_best, cv=args.cv, n_jobs=args.n_jobs,
+                           random_state=0)  # fmt: skip
+    jackknifed = _jackknife(lister, X, y, args)
+    lists = jackknifed.base.predict_nbest(X_eval, k=args.n_best)
+    base_score = score(X_eval, y_eval, [best[0][0] for best in lists])
+    oracle = [min(best, key=lambda c, g=gold: loss(c[0], g))[0]
+              for best, gold in zip(lists, y_eval)]  # fmt: skip
+    print(f"base {split} {metric} {base_score:.2f}; oracle of {args.n_best}-best "
+          f"{score(X_eval, y_eval, oracle):.2f}", flush=True)  # fmt: skip
     for name in args.learners:
         learner = LEARNERS[name]()
         if name == "eg":
             learner.set_params(C=args.eg_c)
+        if name == "perceptron":
+            learner.set_params(max_iter=args.perceptron_epochs)
         reranker = NBestReranker(base, features, learner, n_best=args.n_best,
                                  cv=args.cv, n_jobs=args.n_jobs, random_state=0)  # fmt: skip
         held_out = {"X_dev": X_eval, "y_dev": y_eval} if name == "eg" else {}
         start = time.perf_counter()
-        reranker.fit(X, y, **held_out)
+        reranker.fit(X, y, lists=jackknifed, **held_out)
         seconds = time.perf_counter() - start
-        if base_score is None:
-            lists = reranker.base_.predict_nbest(X_eval, k=args.n_best)
-            base_score = score(X_eval, y_eval, [best[0][0] for best in lists])
-            oracle = [
-                min(best, key=lambda c, g=gold: sum(a != b for a, b in zip(c[0], g)))[0]
-                for best, gold in zip(lists, y_eval)
-            ]
-            print(f"base {split} {metric} {base_score:.2f}; oracle of {args.n_best}-best "
-                  f"{score(X_eval, y_eval, oracle):.2f}; training oracle "
-                  f"{100 * reranker.oracle_score_:.2f} (words right)")  # fmt: skip
         reranked = score(X_eval, y_eval, reranker.predict(X_eval))
         print(f"reranked by {name:<10} {split} {metric} {reranked:.2f} "
-              f"({reranked - base_score:+.2f}); fit {seconds:.1f} s", flush=True)  # fmt: skip
+              f"({reranked - base_score:+.2f}); training oracle "
+              f"{100 * reranker.oracle_score_:.2f}; reranker fit {seconds:.1f} s",
+              flush=True)  # fmt: skip
         if name == "eg":
             _convergence(reranker.reranker_.history_, args, split)
+
+
+def _jackknife(reranker, X, y, args):
+    """The jack-knifed lists (timed), or those of ``--lists`` where it exists."""
+    if args.lists and os.path.exists(args.lists):
+        with open(args.lists, "rb") as f:
+            print(f"jack-knifed lists read from {args.lists}")
+            return pickle.load(f)
+    start = time.perf_counter()
+    jackknifed = reranker.jackknife(X, y)
+    print(f"jack-knife ({args.cv} folds and the full base model, n_jobs={args.n_jobs}): "
+          f"{time.perf_counter() - start:.1f} s", flush=True)  # fmt: skip
+    if args.lists:
+        with open(args.lists, "wb") as f:
+            pickle.dump(jackknifed, f)
+    return jackknifed
 
 
 def _convergence(history, args, split):

@@ -44,7 +44,7 @@ from .parsing import PredictedTrees
 from .persistence import ModelFormatError, load, save
 from .pipeline import PredictedTags
 from .relations import PredictedRelations
-from .reranking import NBestReranker
+from .reranking import JackknifedLists, NBestReranker
 from .ud import UDPipeline
 
 __all__ = [
@@ -63,6 +63,7 @@ __all__ = [
     "Eisner",
     "ExponentiatedGradientSSVM",
     "Greedy",
+    "JackknifedLists",
     "LinearChainCRF",
     "ModelFormatError",
     "NBestReranker",

@@ -43,6 +43,7 @@ from .corpus_tags import CorpusTags
 from .decoders import DECODERS, BestCandidate
 from .features import (
     ArcFeatures,
+    ConstituentTreeFeatures,
     DependencyTreeFeatures,
     EntityFeatures,
     TokenDictEncoder,
@@ -125,6 +126,7 @@ _ESTIMATORS = {
         NBestReranker,
         DependencyTreeFeatures,
         EntityFeatures,
+        ConstituentTreeFeatures,
         *UPDATE_RULES.values(),
         MixedAssignments,
         PassiveAggressiveUpdate,

@@ -12,8 +12,10 @@ them by jack-knifing, as Charniak & Johnson do: the base model trained on all fo
 one lists the outputs of the sentences of that fold.
 """
 
+import warnings
 from inspect import signature
 from numbers import Integral, Real
+from typing import NamedTuple
 
 import numpy as np
 from joblib import Parallel, delayed
@@ -23,10 +25,23 @@ from sklearn.utils.validation import check_is_fitted
 
 from .decoders import BestCandidate
 from .learners import StructuredPerceptron
+from .metrics import evalb
+from .trees import Tree
 from .utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from .utils.validation import check_sequences
 
-__all__ = ["NBestReranker"]
+__all__ = ["JackknifedLists", "NBestReranker"]
+
+
+class JackknifedLists(NamedTuple):
+    """What :meth:`NBestReranker.jackknife` gives: the base model trained on all the
+    sentences, and each sentence's n-best list (``[(output, score), ...]``, best
+    first) by the model trained on the folds without it; a ``str`` in place of the
+    list where that model could not parse the sentence (why: e.g. a tag the folds
+    without it never had)."""
+
+    base: object
+    lists: list
 
 
 class NBestReranker(BaseEstimator):
@@ -37,11 +52,13 @@ class NBestReranker(BaseEstimator):
     base : estimator
         The structured model whose outputs are reranked: a learner with
         ``predict_nbest`` (a decoder with an exact n-best search: ``Viterbi()``,
-        ``Eisner()``), unfitted; ``fit`` trains clones of it.
+        ``Eisner()``, ``CKY()``), unfitted; ``fit`` trains clones of it.
     features : callable
         ``features(x, output)`` -> dict of feature name to value, for a sentence ``x``
-        of ``X`` and one candidate output (heads, or labels), e.g.
-        :class:`~skstruct.features.DependencyTreeFeatures`. The reranker adds the base
+        of ``X`` and one candidate output (heads, labels, or a tree), e.g.
+        :class:`~skstruct.features.DependencyTreeFeatures`,
+        :class:`~skstruct.features.EntityFeatures` or
+        :class:`~skstruct.features.ConstituentTreeFeatures`. The reranker adds the base
         model's score of the candidate (less the best one's, times ``base_scale``:
         ``base_score``) and its rank in the list (``base_rank=0``, ``1``, ``2``,
         ``3+``).
@@ -75,14 +92,20 @@ class NBestReranker(BaseEstimator):
     base_scale_ : float
         The factor of the base score (``base_scale``, or its ``"auto"`` value).
     oracle_score_ : float
-        The share of words (or tokens) right in the best candidate of each training
-        list: the most reranking could reach on the training sentences.
+        The score (:meth:`score`) of the best candidate of each training list: the most
+        reranking could reach on the training sentences.
+    n_unlisted_ : int
+        Training sentences the reranker left out: the base model of the folds without
+        them could not parse them (a ``CKY`` parser refuses a tag it never saw).
 
     Notes
     -----
     A candidate's loss is the number of words whose output (head, or label) differs
-    from the gold one; the learner's gold candidate is the first of least loss, so
-    sentences whose list misses the gold output still teach it.
+    from the gold one; for trees, the number of EVALB brackets (COLLINS.prm) in one of
+    the candidate and the gold tree and not in the other. The learner's gold candidate
+    is the first of least loss, so sentences whose list misses the gold output still
+    teach it. A sentence the base model has no output for (a ``CKY`` parser's pruned
+    space without a tree) gets one candidate, its flat tree.
 
     References
     ----------
@@ -125,26 +148,58 @@ class NBestReranker(BaseEstimator):
         self.n_jobs = n_jobs
         self.random_state = random_state
 
+    def jackknife(self, X, y):
+        """Train the base model on ``X`` and list the jack-knifed candidates: what
+        :meth:`fit` trains the reranker on. Give the result to ``fit(lists=...)`` to
+        train several rerankers (learners, features) on one jack-knife.
+
+        Parameters
+        ----------
+        X : list of sentences
+        y : list of outputs (heads, labels, or trees), one per sentence
+
+        Returns
+        -------
+        JackknifedLists
+        """
+        self._validate_params()
+        X, y = check_sequences(X), _outputs(y)
+        if len(X) != len(y):
+            raise ValueError(f"X has {len(X)} sentences and y {len(y)} outputs.")
+        folds = self._folds(len(X))
+        # the base model on all of X trains beside the folds' models
+        jobs = [delayed(_list_fold)(self.base, X, y, train, test, self.n_best)
+                for train, test in folds]  # fmt: skip
+        *listed, base = Parallel(n_jobs=self.n_jobs)([*jobs, delayed(_fit_clone)(self.base, X, y)])
+        candidates = [None] * len(X)
+        for (_, test), lists in zip(folds, listed):
+            for i, best in zip(test, lists):
+                candidates[i] = best
+        return JackknifedLists(base, candidates)
+
     @fit_context(prefer_skip_nested_validation=False)
-    def fit(self, X, y, *, X_dev=None, y_dev=None):
+    def fit(self, X, y, *, X_dev=None, y_dev=None, lists=None):
         """Train the base model on ``X``, list jack-knifed candidates and train the
         reranker on them.
 
         Parameters
         ----------
         X : list of sentences
-        y : list of outputs (heads, or labels), one per sentence
+        y : list of outputs (heads, labels, or trees), one per sentence
         X_dev, y_dev : list, default=None
             Held-out sentences and their outputs: the base model's lists of them (with
             their losses) go to the learner's ``fit`` as its ``X_dev`` and ``y_dev``
             (learners that take them, e.g. :class:`~skstruct.ExponentiatedGradientSSVM`,
             record a dev score per epoch in ``history_``).
+        lists : JackknifedLists, default=None
+            What :meth:`jackknife` gave for these ``X`` and ``y`` (its base model and
+            lists are used as they are); None: they are made here.
 
         Returns
         -------
         self : object
         """
-        X, y = check_sequences(X), list(y)
+        X, y = check_sequences(X), _outputs(y)
         if len(X) != len(y):
             raise ValueError(f"X has {len(X)} sentences and y {len(y)} outputs.")
         if (X_dev is None) != (y_dev is None):
@@ -152,28 +207,38 @@ class NBestReranker(BaseEstimator):
         learner = self._learner()
         if X_dev is not None and "X_dev" not in signature(learner.fit).parameters:
             raise ValueError(f"{type(learner).__name__}.fit takes no X_dev.")
-        folds = self._folds(len(X))
-        # the base model on all of X trains beside the folds' models
-        jobs = [delayed(_list_fold)(self.base, X, y, train, test, self.n_best)
-                for train, test in folds]  # fmt: skip
-        *listed, self.base_ = Parallel(n_jobs=self.n_jobs)(
-            [*jobs, delayed(_fit_clone)(self.base, X, y)]
-        )
-        candidates = [None] * len(X)
-        for (_, test), lists in zip(folds, listed):
-            for i, best in zip(test, lists):
-                candidates[i] = best
-        losses = [[_mismatches(output, gold, i) for output, _ in best]
-                  for i, (best, gold) in enumerate(zip(candidates, y))]  # fmt: skip
-        n_words = sum(len(gold) for gold in y)
-        self.oracle_score_ = 1.0 - sum(min(loss) for loss in losses) / max(n_words, 1)
+        if lists is None:
+            lists = self.jackknife(X, y)
+        elif not isinstance(lists, JackknifedLists) or len(lists.lists) != len(X):
+            raise ValueError(
+                "lists must be what jackknife(X, y) gave for these sentences: a "
+                f"JackknifedLists of {len(X)} lists."
+            )
+        self.base_, candidates = lists
+        listed = [i for i, best in enumerate(candidates) if not isinstance(best, str)]
+        self.n_unlisted_ = len(X) - len(listed)
+        if self.n_unlisted_:
+            first = next(best for best in candidates if isinstance(best, str))
+            if not listed:
+                raise ValueError(f"No training sentence has a jack-knifed list; the first: {first}")
+            warnings.warn(
+                f"{self.n_unlisted_} training sentences have no jack-knifed list (the model "
+                f"of the folds without them could not parse them; the first: {first}); "
+                f"the reranker trains on the other {len(listed)}.",
+                stacklevel=3,  # the caller of fit, through fit_context's wrapper
+            )
+        losses = [[_loss(output, y[i], i) for output, _ in candidates[i]] for i in listed]
+        X, y = [X[i] for i in listed], [y[i] for i in listed]
+        candidates = [candidates[i] for i in listed]
+        oracle = [best[int(np.argmin(loss))][0] for best, loss in zip(candidates, losses)]
+        self.oracle_score_ = _score(oracle, y)
         self.base_scale_ = self._base_scale(candidates)
         dev = {}
         if X_dev is not None:
-            X_dev, y_dev = check_sequences(X_dev, name="X_dev"), list(y_dev)
+            X_dev, y_dev = check_sequences(X_dev, name="X_dev"), _outputs(y_dev)
             lists = self.base_.predict_nbest(X_dev, k=self.n_best)
             dev["X_dev"] = self._candidate_features(X_dev, lists)
-            dev["y_dev"] = [[_mismatches(output, gold, i) for output, _ in best]
+            dev["y_dev"] = [[_loss(output, gold, i) for output, _ in best]
                             for i, (best, gold) in enumerate(zip(lists, y_dev))]  # fmt: skip
         self.reranker_ = learner.fit(self._candidate_features(X, candidates), losses, **dev)
         return self
@@ -188,7 +253,8 @@ class NBestReranker(BaseEstimator):
         Returns
         -------
         list
-            One output (heads, or labels) per sentence, as the base model gives them.
+            One output (heads, labels, or a tree) per sentence, as the base model
+            gives them.
         """
         check_is_fitted(self, "reranker_")
         X = check_sequences(X)
@@ -197,7 +263,8 @@ class NBestReranker(BaseEstimator):
         return [best[int(c)][0] for best, c in zip(candidates, chosen)]
 
     def score(self, X, y):
-        """The share of words whose output (a parser's head: UAS) is right.
+        """The share of words whose output (a parser's head: UAS) is right; for
+        trees, EVALB's labelled bracket F1 (COLLINS.prm) as a fraction.
 
         Parameters
         ----------
@@ -208,11 +275,7 @@ class NBestReranker(BaseEstimator):
         -------
         score : float
         """
-        predicted, y = self.predict(X), list(y)
-        wrong = sum(
-            _mismatches(p, g, i, heads_only=True) for i, (p, g) in enumerate(zip(predicted, y))
-        )
-        return 1.0 - wrong / max(sum(len(g) for g in y), 1)
+        return _score(self.predict(X), _outputs(y))
 
     def _learner(self):
         if self.learner is None:
@@ -242,6 +305,7 @@ class NBestReranker(BaseEstimator):
         if self.base_scale != "auto":
             return float(self.base_scale)
         gaps = np.array([score - best[0][1] for best in candidates for _, score in best])
+        gaps = gaps[np.isfinite(gaps)]  # a flat tree's -inf less itself
         spread = float(gaps.std()) if gaps.size else 0.0
         return 1.0 / spread if spread > 0 else 1.0
 
@@ -253,7 +317,9 @@ class NBestReranker(BaseEstimator):
             sentence = []
             for rank, (output, score) in enumerate(best):
                 features = dict(self.features(x, output))
-                features["base_score"] = self.base_scale_ * float(score - top)
+                # a list of one flat tree scores -inf: its gap is 0
+                gap = float(score - top) if score != top else 0.0
+                features["base_score"] = self.base_scale_ * gap
                 features[f"base_rank={rank if rank < 3 else '3+'}"] = 1.0
                 sentence.append(features)
             rows.append(sentence)
@@ -265,9 +331,44 @@ def _fit_clone(base, X, y):
 
 
 def _list_fold(base, X, y, train, test, n_best):
-    """The n-best lists of the sentences ``test`` by the base model trained on ``train``."""
+    """The n-best lists of the sentences ``test`` by the base model trained on ``train``
+    (where it cannot parse one, e.g. for a tag it never saw, why, as a ``str``)."""
     model = _fit_clone(base, [X[i] for i in train], [y[i] for i in train])
-    return model.predict_nbest([X[i] for i in test], k=n_best)
+    try:
+        return model.predict_nbest([X[i] for i in test], k=n_best)
+    except ValueError:
+        pass
+    lists = []
+    for i in test:
+        try:
+            lists.append(model.predict_nbest([X[i]], k=n_best)[0])
+        except ValueError as exc:
+            lists.append(f"sentence {i}: {str(exc).removeprefix('Example 0: ')}")
+    return lists
+
+
+def _outputs(y):
+    """``y`` as a list, bracketed strings read as trees."""
+    return [Tree.fromstring(t) if isinstance(t, str) else t for t in y]
+
+
+def _loss(output, gold, i):
+    """A candidate's loss against the gold output of sentence ``i``: brackets in one
+    tree and not the other (EVALB's), or words with another head or label."""
+    if isinstance(gold, Tree):
+        scores = evalb([gold], [output])
+        if scores.n_errors:
+            raise ValueError(f"y[{i}]: the candidate tree's words are not the gold tree's.")
+        return scores.gold_brackets + scores.predicted_brackets - 2 * scores.matched
+    return _mismatches(output, gold, i)
+
+
+def _score(predicted, y):
+    """EVALB's F1 (a fraction) for trees; else the share of words right (heads only)."""
+    if y and isinstance(y[0], Tree):
+        return evalb(y, predicted).f1 / 100.0
+    wrong = sum(_mismatches(p, g, i, heads_only=True) for i, (p, g) in enumerate(zip(predicted, y)))
+    return 1.0 - wrong / max(sum(len(g) for g in y), 1)
 
 
 def _mismatches(output, gold, i, heads_only=False):

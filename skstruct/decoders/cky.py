@@ -5,6 +5,7 @@ from numbers import Integral, Real
 import numpy as np
 
 from .._kernels import anchored_cky as _cky
+from .._kernels import kbest_cky as _kbest_cky
 from ..structures import AnchoredRules, OutputTrace
 from ..structures.constituency import UNPARSED
 from ..tasks.constituency import CONSTITUENCY
@@ -115,6 +116,23 @@ class CKY(Decoder):
         )  # fmt: skip
         out[offsets[:-1][~found]] = UNPARSED
         return out
+
+    def nbest(self, structure, scores, k):
+        """The ``k`` best trees of the pruned space under the part ``scores``, best
+        first, as ``[(output ids int32 (6n - 5,), score), ...]`` (Huang & Chiang's k-best
+        lists on every labelled span): fewer where the space holds fewer. A sentence
+        the pruned space has no tree for gets one candidate, parsed flat as
+        :meth:`predict` parses it, scored ``-inf``."""
+        g = structure.grammar
+        outputs, totals = _kbest_cky.kbest_trees(
+            scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, structure.root_ok,
+            scores.coef, structure.n_features, int(k),
+        )  # fmt: skip
+        if not len(outputs):
+            flat = np.full(_cky.output_length(scores.atoms.shape[0]), -1, dtype=np.int32)
+            flat[0] = UNPARSED
+            return [(flat, -np.inf)]
+        return [(output, float(total)) for output, total in zip(outputs, totals)]
 
     def lacking(self, capability):
         if capability == "mixed_assignments":

@@ -158,8 +158,9 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         """The ``k`` best label sequences (or trees) of each sequence of ``X``, with
         their scores.
 
-        Exact with ``Viterbi(order=1)`` (list Viterbi) and ``Eisner()`` (k-best
-        projective trees, Huang & Chiang 2005); with ``BeamSearch`` the best ``k`` (at
+        Exact with ``Viterbi(order=1)`` (list Viterbi), ``Eisner()`` (k-best
+        projective trees, Huang & Chiang 2005) and ``CKY()`` (k-best constituency trees
+        of the pruned space, the same algorithm); with ``BeamSearch`` the best ``k`` (at
         most ``beam_size``) of its final beam. Every sequence returned keeps to the
         decoder's ``allowed`` and to ``fixed``; the first is :meth:`predict`'s.
 
@@ -173,8 +174,9 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         Returns
         -------
         list of list of (list, float)
-            Per sequence, up to ``k`` pairs ``(labels, score)``, best first; fewer when
-            fewer sequences are allowed (or the beam held fewer).
+            Per sequence, up to ``k`` pairs ``(labels, score)``, best first (heads for a
+            parser, a Tree for ``CKY``); fewer when fewer sequences are allowed (or the
+            beam held fewer).
 
         Examples
         --------
@@ -197,10 +199,12 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
                 coef = self.structure_.constrain(self.coef_)
                 for i in range(len(chunk)):
                     best = self._sentence_nbest(encoded, coef, i, forced.get(i), int(k))
-                    found.append(
-                        [(self.task_.predictions(self, path), score) for path, score in best]
-                    )
+                    found.append(self._candidates(encoded, i, best))
         return found
+
+    def _candidates(self, encoded, i, best):
+        """``(prediction, score)`` of each of sentence ``i``'s ``best`` outputs."""
+        return [(self.task_.prediction(self, encoded, i, path), score) for path, score in best]
 
     def _fixed_labels(self, fixed, start, chunk):
         """``{i: (positions, label ids)}`` for the sequences of ``chunk`` (the one
@@ -208,6 +212,11 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
         if fixed is None:
             return {}
         self._needs_nbest("fixed=")
+        if not hasattr(self.task_, "encode_fixed"):
+            raise ValueError(
+                f"fixed= fixes the labels of a sequence labeller's tokens; "
+                f"{type(self.decoder_).__name__} does not label tokens."
+            )
         forced = {}
         for i, sequence in enumerate(chunk):
             try:
@@ -248,7 +257,7 @@ class StructuredModel(ChainInspectionMixin, ChainConfidenceMixin, BaseEstimator)
     def _needs_nbest(self, what):
         if not hasattr(self.decoder_, "nbest"):
             raise ValueError(
-                f"{what} needs a chain decoder (Viterbi, BeamSearch, Greedy) or Eisner; "
+                f"{what} needs a chain decoder (Viterbi, BeamSearch, Greedy), Eisner or CKY; "
                 f"{type(self.decoder_).__name__} has no n-best search."
             )
 

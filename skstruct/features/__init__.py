@@ -5,6 +5,7 @@ from ._attributes import TokenAttributes
 from ._encoded import EncodedSequences, concat_ranges
 from ._encoder import TokenDictEncoder
 from .arc import ArcFeatures
+from .constituent_global import ConstituentTreeFeatures
 from .hmm import hmm_features
 from .span_global import EntityFeatures
 from .token import TokenFeatures, word_shape
@@ -13,6 +14,7 @@ from .tutorial import crfsuite_tutorial_features
 
 __all__ = [
     "ArcFeatures",
+    "ConstituentTreeFeatures",
     "DependencyTreeFeatures",
     "EncodedSequences",
     "EntityFeatures",

@@ -39,6 +39,11 @@ class Task:
         :meth:`per_example` of :meth:`predictions`."""
         return self.per_example(self.predictions(model, ids), bounds)
 
+    def prediction(self, model, encoded, i, ids):
+        """What ``predict`` returns for example ``i`` of ``encoded`` from its output ids
+        ``ids`` (one of ``predict_nbest``'s candidates): here :meth:`predictions`."""
+        return self.predictions(model, ids)
+
     def score(self, structure, encoded, predicted, gold):
         """``(correct, total)`` of the output ids ``predicted`` against ``gold`` on the
         examples of ``encoded``: here the outputs that are right (:meth:`correct`) and

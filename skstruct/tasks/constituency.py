@@ -168,6 +168,10 @@ class Constituency(Task):
             for i in range(len(bounds) - 1)
         ]
 
+    def prediction(self, model, encoded, i, ids):
+        """The tree of sentence ``i``'s output ids ``ids``."""
+        return model.structure_.tree(ids, *encoded.sentences[i])
+
     def score(self, structure, encoded, predicted, gold):
         """``(2 * matched brackets, gold + predicted brackets)``: EVALB's F1 (COLLINS.prm)
         of the predicted trees against the normalised gold ones ``gold``."""
