@@ -1,0 +1,200 @@
+"""A model of iterative parameter mixing's wall time at many workers, from costs measured
+on this machine (issue 38, part 3).
+
+The wall time of a mixing fit with ``S`` workers (one shard each) is modelled as
+
+    T(S) = setup + rounds(S) * (compute(S) + mix(S) + ship(S))
+
+- ``setup``: what the parent does before any round (featurising and encoding the
+  corpus: measured in the serial fit as its time outside the epochs);
+- ``rounds(S)``: the rounds ``S``-shard mixing needs to reach the serial 10-epoch
+  held-out accuracy less ``--tolerance``: measured here, since the models do not depend
+  on how many workers run them (each ``S`` is fitted with its shards one after another,
+  ``n_jobs=1``, and scored on the held-out sentences after every round); beyond the
+  shard counts measured, extrapolated as ``S ** growth``, the growth fitted on them;
+- ``compute(S)``: the slowest shard's epoch in a round, measured in those fits with no
+  other shard running beside it;
+- ``mix(S)``: the mixing in the parent, measured in those fits;
+- ``ship(S)``: sending the mixed weights out and the shards' weights back, and the
+  scheduling: measured on this machine's 2 workers (loky processes, or a 2-worker dask
+  ``LocalCluster``, one fit of ``rounds(2)`` rounds as the round's wall time less its
+  compute and mix) and grown linearly with ``S`` (the parent sends and receives one
+  weight vector per worker, one after another).
+
+The model is checked against the measured 2-worker wall times, and predicts the speed-up
+``T_serial / T(S)`` at 4, 8, 16 and 64 workers on one machine (loky) and on a cluster
+(dask), drawn into ``docs/figures/mixing_speedup_model.png``.
+
+Run: ``python benchmarks/mixing_speedup_model.py [--n-train N] [--shards 2 4 8 16]
+[--max-rounds 40]`` (Brown POS tagging, exact first-order Viterbi; ``--n-train`` None:
+all but the 1,000 held-out sentences: on a 2-core machine an epoch of those takes
+about 65 s, so the measurement takes hours; 4,000 sentences take minutes).
+"""
+
+import argparse
+import time
+from pathlib import Path
+
+import joblib
+import numpy as np
+from _corpora import brown_pos
+
+from skstruct import ParameterMixing, StructuredPerceptron
+
+FIGURE = Path(__file__).resolve().parents[1] / "docs" / "figures" / "mixing_speedup_model.png"
+PREDICTED = [2, 4, 8, 16, 64]
+
+
+def _mixing(n_shards, rounds, n_jobs):
+    return ParameterMixing(StructuredPerceptron(random_state=0), n_shards=n_shards,
+                           max_iter=rounds, n_jobs=n_jobs, random_state=0)  # fmt: skip
+
+
+def _later(history, key):
+    """The mean of ``key`` over the rounds after the first (which ships every shard)."""
+    rounds = history[1:] or history
+    return sum(r[key] for r in rounds) / len(rounds)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--n-train", type=int, default=None)
+    parser.add_argument("--shards", type=int, nargs="+", default=[2, 4, 8, 16])
+    parser.add_argument("--max-rounds", type=int, default=40)
+    parser.add_argument("--tolerance", type=float, default=0.3)
+    args = parser.parse_args()
+    n_train = args.n_train or 56_340
+    X, y, X_dev, y_dev = brown_pos(n_train=n_train)
+
+    start = time.perf_counter()
+    serial = StructuredPerceptron(max_iter=10, random_state=0).fit(X, y)
+    serial_wall = time.perf_counter() - start
+    epoch = sum(r["seconds"] for r in serial.history_) / 10
+    setup = serial_wall - 10 * epoch
+    accuracy = 100 * serial.score(X_dev, y_dev)
+    target = accuracy - args.tolerance
+    print(f"brown: {len(X)} training sentences, {len(X_dev)} held out; serial 10 epochs "
+          f"{serial_wall:.2f} s (setup {setup:.2f} s, epoch {epoch:.3f} s), held-out "
+          f"accuracy {accuracy:.2f}; target {target:.2f}", flush=True)  # fmt: skip
+
+    measured = {}
+    for n_shards in args.shards:
+        with joblib.parallel_config(backend="threading"):
+            model = _mixing(n_shards, args.max_rounds, 1).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+        curve = [100 * r["dev_score"] for r in model.history_]
+        reached = next((t + 1 for t, score in enumerate(curve) if score >= target), None)
+        measured[n_shards] = {
+            "rounds": reached,
+            "compute": _later(model.history_, "compute_seconds"),
+            "mix": _later(model.history_, "mix_seconds"),
+            "curve": curve,
+        }
+        print(f"{n_shards:>3} shards: rounds to {target:.2f}: {reached}; compute "
+              f"{measured[n_shards]['compute']:.3f} s, mix {measured[n_shards]['mix']:.3f} s "
+              f"a round; accuracy by round: "
+              + " ".join(f"{s:.2f}" for s in curve), flush=True)  # fmt: skip
+
+    two = measured[2]
+    rounds_two = two["rounds"] or args.max_rounds
+    engines = {"loky": {}}
+    try:
+        import distributed
+
+        engines["dask"] = {}
+    except ImportError:
+        distributed = None
+    for engine in engines:
+        _mixing(2, 1, 2).fit(X[:200], y[:200])  # workers started, kernels loaded
+        if engine == "dask":
+            with (
+                distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
+                                         dashboard_address=":0") as cluster,
+                distributed.Client(cluster),
+                joblib.parallel_config(backend="dask"),
+            ):  # fmt: skip
+                _mixing(2, 1, 2).fit(X[:200], y[:200])
+                start = time.perf_counter()
+                model = _mixing(2, rounds_two, 2).fit(X, y)
+                wall = time.perf_counter() - start
+        else:
+            start = time.perf_counter()
+            model = _mixing(2, rounds_two, 2).fit(X, y)
+            wall = time.perf_counter() - start
+        per_round = _later(model.history_, "seconds")
+        ship = (
+            per_round
+            - _later(model.history_, "compute_seconds")
+            - _later(model.history_, "mix_seconds")
+        )
+        first = model.history_[0]["seconds"] - per_round  # shipping every shard once
+        engines[engine] = {"wall": wall, "ship": max(ship, 0.0), "first": max(first, 0.0)}
+
+    # beyond the measured shards: rounds grow as S ** growth (fitted in log-log space on
+    # the measured shard counts), compute shrinks as 1 / S, mixing grows as S
+    reached = {s: m["rounds"] for s, m in measured.items() if m["rounds"]}
+    growth = None
+    if len(reached) >= 2:
+        logs = np.log2(np.array(sorted(reached.items()), dtype=float))
+        growth = float(np.polyfit(logs[:, 0], logs[:, 1], 1)[0])
+        print(f"rounds grow as S ** {growth:.2f} over {sorted(reached)} shards")
+
+    def predict(n_shards, engine):
+        cost = measured.get(n_shards)
+        if cost is None:
+            last = max(measured)
+            rounds = measured[last]["rounds"]
+            if rounds is not None and growth is not None:
+                rounds = int(np.ceil(rounds * (n_shards / last) ** growth))
+            cost = dict(rounds=rounds, compute=measured[last]["compute"] * last / n_shards,
+                        mix=measured[last]["mix"] * n_shards / last)  # fmt: skip
+        rounds = cost["rounds"]
+        if rounds is None:
+            return None, None
+        e = engines[engine]
+        ship = e["ship"] * n_shards / 2
+        wall = setup + e["first"] * n_shards / 2 + rounds * (cost["compute"] + cost["mix"] + ship)
+        return rounds, wall
+
+    print(f"\nmodel check, 2 workers, {rounds_two} rounds: "
+          + ", ".join(f"{engine} measured {e['wall']:.2f} s, predicted "
+                      f"{predict(2, engine)[1]:.2f} s (ship {e['ship']:.3f} s a round)"
+                      for engine, e in engines.items()))  # fmt: skip
+    print(f"{'workers':>8}{'rounds':>8}" + "".join(f"{e + ' s':>12}{e + ' x':>8}" for e in engines))
+    figure = {engine: [] for engine in engines}
+    for n_shards in PREDICTED:
+        cells = ""
+        rounds = None
+        for engine in engines:
+            rounds, wall = predict(n_shards, engine)
+            if wall is None:
+                cells += f"{'-':>12}{'-':>8}"
+                continue
+            cells += f"{wall:12.2f}{serial_wall / wall:8.2f}"
+            figure[engine].append((n_shards, serial_wall / wall))
+        print(f"{n_shards:>8}{rounds if rounds else '>' + str(args.max_rounds):>8}{cells}")
+    _draw(figure, serial_wall)
+
+
+def _draw(figure, serial_wall):
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, ax = plt.subplots(figsize=(5, 3.5))
+    for engine, points in figure.items():
+        if points:
+            ax.plot(*zip(*points), marker="o", label=f"{engine} (predicted)")
+    ax.axhline(1.0, color="grey", linewidth=0.8)
+    ax.set_xscale("log", base=2)
+    ax.set_xlabel("workers (one shard each)")
+    ax.set_ylabel("speed-up over serial")
+    ax.set_title(f"Iterative mixing, Brown (serial {serial_wall:.0f} s)")
+    ax.legend()
+    fig.tight_layout()
+    fig.savefig(FIGURE, dpi=100)
+    print(f"saved {FIGURE}")
+
+
+if __name__ == "__main__":
+    main()
