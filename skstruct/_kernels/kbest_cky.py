@@ -35,16 +35,6 @@ _IDENTITY = -1  # an outer item's derivation without a unary rule
 
 
 @njit
-def _grown(array, size):
-    """``array`` with room for at least ``size`` entries (contents kept)."""
-    if array.shape[0] >= size:
-        return array
-    bigger = np.empty(max(size, 2 * array.shape[0]), dtype=array.dtype)
-    bigger[: array.shape[0]] = array
-    return bigger
-
-
-@njit
 def _merge(lists, target, tails_a, tails_b, adds, rules, splits, first, last, k, heap):
     """Fill list ``target`` from the ways ``first..last-1`` of building it: way ``e``
     joins the derivations of lists ``tails_a[e]`` and ``tails_b[e]`` and adds
@@ -125,12 +115,17 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
     for u in range(unary.shape[0]):
         by_parent[filled[unary[u, 0]]] = u
         filled[unary[u, 0]] += 1
-    # the ways of building the items of one span, and the heap
-    tails_a, tails_b = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
-    adds, rules = np.empty(64), np.empty(64, dtype=np.int64)
-    splits, parents = np.empty(64, dtype=np.int64), np.empty(64, dtype=np.int64)
-    order = np.empty(64, dtype=np.int64)
-    heap = _heap(64 + 2 * k)
+    # the ways of building the items of one span (at most a binary rule per split point,
+    # a unary rule per outer item, a symbol under the root), and the heap
+    size = max((n - 1) * binary.shape[0], unary.shape[0] + 1, n_symbols, 1)
+    tails_a, tails_b = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    adds, rules = np.empty(size), np.empty(size, dtype=np.int64)
+    splits, parents = np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64)
+    order = np.empty(size, dtype=np.int64)
+    heap = _heap(size + 2 * k + 2)
+    # the symbols of each span with an outer derivation (the left children worth trying)
+    live = np.empty((n + 1, n + 1, n_symbols), dtype=np.int32)
+    n_live = np.zeros((n + 1, n + 1), dtype=np.int64)
     label = np.zeros(n_symbols)
     keys = np.empty(32, dtype=np.int64)
     starts = np.zeros(n_symbols + 1, dtype=np.int64)
@@ -146,26 +141,20 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
                               0.0, False)  # fmt: skip
                 m = 0
                 for mid in range(i + 1, j):
-                    for b in range(n_symbols):
+                    for t in range(n_live[i, mid]):
+                        b = live[i, mid, t]
                         left = item[i, mid, b]
-                        if left < 0 or count[2 * left + 1] == 0:
-                            continue
                         for r in range(left_start[b], left_start[b + 1]):
                             a, c = binary[r, 0], binary[r, 2]
                             right = item[mid, j, c]
                             if not allowed[i, j, a] or right < 0 or count[2 * right + 1] == 0:
                                 continue
-                            if m == tails_a.shape[0]:
-                                tails_a, tails_b = _grown(tails_a, m + 1), _grown(tails_b, m + 1)
-                                adds, rules = _grown(adds, m + 1), _grown(rules, m + 1)
-                                splits, parents = _grown(splits, m + 1), _grown(parents, m + 1)
                             t = binary_keys(atoms, r, i, mid, j, n_features, keys, 0)
                             tails_a[m], tails_b[m] = 2 * left + 1, 2 * right + 1
                             adds[m] = label[a] + _total(coef, keys, t)
                             rules[m], splits[m], parents[m] = r, mid, a
                             m += 1
                 # the ways grouped by parent (a stable counting sort), then merged
-                order = _grown(order, m)
                 starts[:] = 0
                 for e in range(m):
                     starts[parents[e] + 1] += 1
@@ -178,8 +167,6 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
                 sorted_a, sorted_b = tails_a[order[:m]], tails_b[order[:m]]
                 sorted_adds, sorted_rules = adds[order[:m]], rules[order[:m]]
                 sorted_splits = splits[order[:m]]
-                if heap[0].shape[0] < m + 2 * k + 2:
-                    heap = _heap(m + 2 * k + 2)
                 for a in range(n_symbols):
                     if starts[a + 1] > starts[a]:
                         _merge(lists, 2 * item[i, j, a], sorted_a, sorted_b, sorted_adds,
@@ -199,31 +186,22 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
                         below = item[i, j, unary[u, 1]]
                         if below < 0 or count[2 * below] == 0:
                             continue
-                        if m == tails_a.shape[0]:
-                            tails_a, tails_b = _grown(tails_a, m + 1), _grown(tails_b, m + 1)
-                            adds, rules = _grown(adds, m + 1), _grown(rules, m + 1)
-                            splits = _grown(splits, m + 1)
                         tails_a[m], tails_b[m], rules[m], splits[m] = 2 * below, unit, u, -1
                         adds[m] = _unary_score(atoms, shapes, coef, n_features, keys, u, a, i, j,
                                                none, 0.0, False)  # fmt: skip
                         m += 1
-                if heap[0].shape[0] < m + 2 * k + 2:
-                    heap = _heap(m + 2 * k + 2)
                 _merge(lists, 2 * v + 1, tails_a, tails_b, adds, rules, splits, 0, m, k, heap)
+                if count[2 * v + 1] > 0:
+                    live[i, j, n_live[i, j]] = a
+                    n_live[i, j] += 1
     # the root: a symbol that may stand under it, over the whole sentence
     m = 0
     for a in range(n_symbols):
         v = item[0, n, a]
         if root_ok[a] and v >= 0 and count[2 * v + 1] > 0:
-            if m == tails_a.shape[0]:
-                tails_a, tails_b = _grown(tails_a, m + 1), _grown(tails_b, m + 1)
-                adds, rules = _grown(adds, m + 1), _grown(rules, m + 1)
-                splits = _grown(splits, m + 1)
             tails_a[m], tails_b[m], rules[m], splits[m] = 2 * v + 1, unit, a, -1
             adds[m] = coef[root_key(a, n_features)]
             m += 1
-    if heap[0].shape[0] < m + 2 * k + 2:
-        heap = _heap(m + 2 * k + 2)
     _merge(lists, root, tails_a, tails_b, adds, rules, splits, 0, m, k, heap)
     found = count[root]
     outputs = np.full((found, output_length(n)), -1, dtype=np.int32)

@@ -17,7 +17,8 @@ from ..trees import Tree, head_child
 
 __all__ = ["ConstituentTreeFeatures"]
 
-#: Tags of punctuation (EVALB's COLLINS.prm deletes them).
+#: Tags read as punctuation: those EVALB's COLLINS.prm deletes, brackets and the
+#: currency and number signs.
 _PUNCTUATION = frozenset({",", ":", "``", "''", ".", "-LRB-", "-RRB-", "#", "$"})
 
 

@@ -164,7 +164,7 @@ class Constituency(Task):
     def predicted(self, model, encoded, ids, bounds):
         """The trees of output ids ``ids`` (a flat-parsed one where pruning left none)."""
         return [
-            model.structure_.tree(ids[bounds[i] : bounds[i + 1]], *encoded.sentences[i])
+            self.prediction(model, encoded, i, ids[bounds[i] : bounds[i + 1]])
             for i in range(len(bounds) - 1)
         ]
 
