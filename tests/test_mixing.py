@@ -638,3 +638,123 @@ def test_shards_train_on_one_thread_unless_the_learner_says_otherwise(data, monk
         used.clear()
         mixing.set_params(estimator__n_jobs=2).fit(X[:60], y[:60])
         assert set(used) == {2}  # an explicit n_jobs is honoured
+
+
+# -- shards encoded on the workers (encode_on) ------------------------------------------------
+
+
+@pytest.fixture(scope="module")
+def raw_data():
+    """Raw tokens (words with a tag column) that the learner featurises itself."""
+    X, y = make_chain_data(240, n_labels=4, n_words=25, random_state=6)
+    X = [[(word, "T" + word[-1]) for word in sentence] for sentence in X]
+    return X, y
+
+
+def _raw_mixing(encode_on, n_shards, n_features=None, **params):
+    learner = StructuredPerceptron(
+        features=TokenFeatures(columns=["tag"]), n_features=n_features, random_state=3
+    )
+    return ParameterMixing(
+        learner, n_shards=n_shards, max_iter=3, encode_on=encode_on, random_state=4, **params
+    )
+
+
+def test_one_shard_encoded_on_a_worker_is_the_serial_learner_bit_for_bit(raw_data):
+    X, y = raw_data
+    serial = _raw_mixing("parent", 1).estimator.set_params(max_iter=3).fit(X, y)
+    mixed = _raw_mixing("workers", 1).fit(X, y)
+    np.testing.assert_array_equal(mixed.coef_, serial.coef_)
+    assert (
+        mixed.estimator_.encoder_.get_feature_names_out().tolist()
+        == serial.encoder_.get_feature_names_out().tolist()
+    )
+
+
+@pytest.mark.parametrize("n_shards", [2, 3])
+def test_shards_encoded_on_workers_learn_the_same_weights(raw_data, n_shards):
+    # the merged vocabulary numbers some columns otherwise, nothing else: every weight of
+    # every (feature name, label) and every prediction is the same as with the parent's
+    # encoding
+    X, y = raw_data
+    parent = _raw_mixing("parent", n_shards, n_jobs=2).fit(X, y)
+    workers = _raw_mixing("workers", n_shards, n_jobs=2).fit(X, y)
+    names = workers.estimator_.encoder_.get_feature_names_out()
+    assert sorted(names) == sorted(parent.estimator_.encoder_.get_feature_names_out())
+    assert names.tolist() != parent.estimator_.encoder_.get_feature_names_out().tolist()
+    assert workers.estimator_.state_features_ == parent.estimator_.state_features_
+    assert workers.estimator_.transition_features_ == parent.estimator_.transition_features_
+    assert [r["mistakes"] for r in workers.history_] == [r["mistakes"] for r in parent.history_]
+    assert workers.predict(X[:40]) == parent.predict(X[:40])
+    np.testing.assert_array_equal(workers.classes_, parent.classes_)
+
+
+def test_hashed_shards_need_no_merge(raw_data):
+    X, y = raw_data
+    parent = _raw_mixing("parent", 2, n_features=2**12).fit(X, y)
+    workers = _raw_mixing("workers", 2, n_features=2**12).fit(X, y)
+    np.testing.assert_array_equal(workers.coef_, parent.coef_)
+
+
+def test_auto_encodes_raw_input_on_the_workers_and_token_dicts_here(raw_data, data):
+    X, y = raw_data
+    np.testing.assert_array_equal(
+        _raw_mixing("auto", 2).fit(X, y).coef_, _raw_mixing("workers", 2).fit(X, y).coef_
+    )
+    X, y = data  # token dicts: shipping them costs more than encoding them here
+    dicts = StructuredPerceptron(random_state=3)
+    auto = ParameterMixing(dicts, n_shards=2, max_iter=2, random_state=4).fit(X, y)
+    parent = ParameterMixing(dicts, n_shards=2, max_iter=2, random_state=4, encode_on="parent").fit(
+        X, y
+    )
+    workers = ParameterMixing(
+        dicts, n_shards=2, max_iter=2, random_state=4, encode_on="workers"
+    ).fit(X, y)
+    np.testing.assert_array_equal(auto.coef_, parent.coef_)
+    assert workers.estimator_.state_features_ == parent.estimator_.state_features_
+
+
+def test_shards_encoded_on_workers_do_not_depend_on_n_jobs_or_dask(raw_data, dask_client):
+    X, y = raw_data
+    reference = _raw_mixing("workers", 3, n_jobs=1).fit(X, y).coef_
+    np.testing.assert_array_equal(_raw_mixing("workers", 3, n_jobs=2).fit(X, y).coef_, reference)
+    with joblib.parallel_config(backend="dask"):
+        on_dask = _raw_mixing("workers", 3, n_jobs=-1).fit(X, y)
+    np.testing.assert_array_equal(on_dask.coef_, reference)
+
+
+def test_partly_labelled_shards_encode_on_workers(raw_data):
+    X, y = raw_data
+    y = [list(labels) for labels in y]
+    for labels in y[::3]:
+        labels[0] = None  # unknown: completed from the weights of its turn
+    y[5] = [None] * len(y[5])
+    parent = _raw_mixing("parent", 2).fit(X, y)
+    workers = _raw_mixing("workers", 2).fit(X, y)
+    assert workers.estimator_.state_features_ == parent.estimator_.state_features_
+
+
+def test_a_bad_token_on_a_worker_is_named_by_its_place_in_X(raw_data):
+    X, y = raw_data
+    X = [list(sentence) for sentence in X]
+    X[37][1] = ("word",)  # the tag column missing
+    with pytest.raises(ValueError, match="Example 37") as caught:
+        _raw_mixing("workers", 3).fit(X, y)
+    with pytest.raises(ValueError) as serial:
+        _raw_mixing("parent", 3).estimator.fit(X, y)
+    assert str(caught.value) == str(serial.value)
+
+
+def test_encoding_on_workers_is_refused_where_it_cannot_be_done(raw_data):
+    X, y = raw_data
+    bio = [["B-X" if label == y[0][0] else "O" for label in labels] for labels in y]
+    learner = StructuredPerceptron(
+        Viterbi(allowed="bio"), features=TokenFeatures(columns=["tag"]), random_state=3
+    )
+    with pytest.raises(ValueError, match=r"encode_on='workers'.*allowed="):
+        ParameterMixing(learner, n_shards=2, max_iter=1, encode_on="workers").fit(X, bio)
+    auto = ParameterMixing(learner, n_shards=2, max_iter=1, random_state=4).fit(X, bio)
+    parent = ParameterMixing(
+        learner, n_shards=2, max_iter=1, random_state=4, encode_on="parent"
+    ).fit(X, bio)
+    np.testing.assert_array_equal(auto.coef_, parent.coef_)

@@ -263,6 +263,52 @@ class BaseStructuredLearner(StructuredModel):
         encoded, labels = self._initialize(X, y, classes=classes, rng=None)
         return self._new_state(), training_data(encoded, labels, weights)
 
+    def shard_encoder(self, X):
+        """Prepare to encode the training data ``X`` a shard at a time, each shard on
+        its own (on the worker that trains it): fits what needs the whole corpus, the
+        decoder and the ``features`` transformer, and returns a copy holding only what
+        :meth:`encode_shard` reads; None when this learner's task cannot encode shards
+        on their own (then :meth:`init_state` encodes the whole data).
+
+        Parameters
+        ----------
+        X : list of sequences
+            The whole training input, checked (ParameterMixing's ``check_examples``).
+
+        Returns
+        -------
+        template : estimator or None
+        """
+        self._resolve()
+        self.decoder_ = self.check_decoder()
+        if not self.task_.encodes_shards(self):
+            return None
+        self.task_.fit_features(self, X)
+        return self.worker_copy(keep=("features_",))
+
+    def encode_shard(self, X, y):
+        """The shard ``X``, ``y`` encoded on its own (call it on :meth:`shard_encoder`'s
+        copy, e.g. on a worker): a :class:`~skstruct.tasks.labelling.ShardEncoding`."""
+        return self.task_.encode_shard(self, X, y)
+
+    def init_state_from_shards(self, shards):
+        """:meth:`init_state` from the shards' own encodings (:meth:`encode_shard` of
+        every shard, in order): the shards' vocabularies and label names merged, with no
+        pass over the data.
+
+        Returns
+        -------
+        state : AveragedWeights
+            Zero weights and averaging sums.
+        data : list of tuple
+            ``(encoded X, gold outputs)`` of each shard, in the merged encoding.
+        """
+        self.__dict__.pop("temperature_", None)
+        data = self.task_.initialize_from_shards(self, shards)
+        self._rng = check_random_state(self.random_state)
+        self.history_ = []
+        return self._new_state(), data
+
     def run_epoch(self, state, data, order):
         """Visit the examples ``order`` of ``data`` once, updating ``state`` in place.
 
@@ -368,12 +414,14 @@ class BaseStructuredLearner(StructuredModel):
             self.n_iter_ = n_iter
         return self
 
-    def worker_copy(self):
+    def worker_copy(self, keep=()):
         """A copy holding only what :meth:`run_epoch` reads (no vocabulary, feature
-        transformer, history or training state): small to ship to worker processes."""
+        transformer, history or training state, but the attributes named in ``keep``):
+        small to ship to worker processes."""
         slim = copy.copy(self)
         for name in ("encoder_", "features_", "history_", "_weights", "_rng"):
-            slim.__dict__.pop(name, None)
+            if name not in keep:
+                slim.__dict__.pop(name, None)
         return slim
 
 

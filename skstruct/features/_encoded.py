@@ -94,6 +94,13 @@ class EncodedSequences(NamedTuple):
     def n_tokens(self):
         return int(self.offsets[-1])
 
+    def with_columns(self, columns, n_features):
+        """The same corpus in another column space: feature ``j`` becomes
+        ``columns[j]`` (an int array, e.g. :meth:`TokenDictEncoder.merge`'s), of
+        ``n_features`` columns. Entries keep their order within each token."""
+        indices = np.asarray(columns, dtype=np.int64)[self.indices].astype(np.int32)
+        return self._replace(indices=indices, n_features=int(n_features))
+
     def take(self, sentences):
         """The sub-corpus made of ``sentences`` (an index array), in that order."""
         sentences = np.asarray(sentences, dtype=np.int64)

@@ -109,6 +109,78 @@ class TokenDictEncoder(BaseEstimator):
         check_is_fitted(self, "n_features_")
         return self._encode(X, learn=False)
 
+    def merge(self, other):
+        """Add the features of ``other``, another fitted encoder, to this one's
+        vocabulary; returns where each of ``other``'s columns is here.
+
+        The features ``other`` has and this one lacks get the next ids, in ``other``'s
+        column order; existing ids do not change. Merging the vocabularies of encoders
+        fitted on the parts of a corpus, in order, gives every feature of the corpus a
+        column, with no pass over the corpus itself: how
+        :class:`~skstruct.ParameterMixing` encodes shards on its workers. Hashed
+        encoders (``n_features`` set) share one column space: the map is the identity.
+
+        Parameters
+        ----------
+        other : TokenDictEncoder
+            Fitted, with the same ``n_features``.
+
+        Returns
+        -------
+        columns : ndarray of int64
+            This encoder's column of each of ``other``'s columns (one per column of
+            ``other``).
+
+        Examples
+        --------
+        >>> first = TokenDictEncoder().fit([[{"w": "a"}, {"w": "b"}]])
+        >>> second = TokenDictEncoder().fit([[{"w": "c", "len": 2.0}, {"w": "a"}]])
+        >>> second.get_feature_names_out().tolist()
+        ['w=c', 'w=a', 'len']
+        >>> first.merge(second).tolist()
+        [2, 0, 3]
+        >>> first.get_feature_names_out().tolist()
+        ['w=a', 'w=b', 'w=c', 'len']
+        """
+        check_is_fitted(self, "n_features_")
+        check_is_fitted(other, "n_features_")
+        if self.n_features != other.n_features:
+            raise ValueError(
+                f"cannot merge the vocabulary of an encoder with n_features="
+                f"{other.n_features!r} into one with n_features={self.n_features!r}."
+            )
+        if self.n_features is not None:
+            return np.arange(other.n_features_, dtype=np.int64)
+        key_ids = np.fromiter(
+            (self.keys_.setdefault(k, len(self.keys_)) for k in other.keys_),
+            dtype=np.int64,
+            count=len(other.keys_),
+        )
+        value_ids = np.fromiter(
+            (self.values_.setdefault(v, len(self.values_)) for v in other.values_),
+            dtype=np.int64,
+            count=len(other.values_),
+        )
+        # other's codes, translated to this encoder's key and value ids, in column order
+        by_column = np.empty_like(other.codes_)
+        by_column[other.code_ids_] = other.codes_
+        keys, values = np.divmod(by_column, 1 << 32)
+        symbolic = values != _NUMERIC
+        values[symbolic] = value_ids[values[symbolic]]
+        codes = (key_ids[keys] << 32) | values
+        where = np.searchsorted(self.codes_, codes)
+        known = self._known(codes, where)
+        columns = np.empty(codes.size, dtype=np.int64)
+        columns[known] = self.code_ids_[where[known]]
+        n_new = codes.size - int(np.count_nonzero(known))
+        columns[~known] = np.arange(self.n_features_, self.n_features_ + n_new)
+        all_codes = np.concatenate([self.codes_, codes[~known]])
+        all_ids = np.concatenate([self.code_ids_, columns[~known]])
+        order = np.argsort(all_codes, kind="stable")
+        self.codes_, self.code_ids_ = all_codes[order], all_ids[order]
+        self.n_features_ += n_new
+        return columns
+
     def get_feature_names_out(self, *, separator="="):
         """Feature names in column order: ``key=value`` or ``key`` (as DictVectorizer);
         ``separator=":"`` gives python-crfsuite's attribute names (``key:value``)."""

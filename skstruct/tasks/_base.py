@@ -21,6 +21,12 @@ class Task:
         :func:`~skstruct.utils.validation.check_sequences_and_labels` checks them."""
         return check_sequences_and_labels(X, y, X_name=X_name, y_name=y_name)
 
+    def encodes_shards(self, model):
+        """Whether ``model``'s training data can be encoded a shard at a time, each
+        shard on its own (``encode_shard`` and ``initialize_from_shards``, which a task
+        that can defines): here not."""
+        return False
+
     def encode(self, model, X, y, names=("X", "y")):
         """``(encoded X, gold output ids)`` in ``model``'s fitted encoding, for scoring
         (labels unseen in training get ids no prediction equals)."""

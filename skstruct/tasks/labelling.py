@@ -1,8 +1,10 @@
 """Sequence labelling: a label per token, features from token dicts."""
 
+import copy
 import warnings
 from collections.abc import Mapping
 from numbers import Integral
+from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import clone
@@ -31,12 +33,7 @@ class SequenceLabelling(Task):
     def initialize(self, model, X, y, classes):
         """Fit the encoding of ``X`` and ``y`` on ``model`` (``features_``, ``classes_``,
         ``encoder_``, ``structure_``); returns the encoded training data."""
-        if isinstance(model.features, ArcFeatures):
-            raise ValueError(
-                f"features=ArcFeatures() builds parser features, but the decoder "
-                f"{model.decoder_!r} labels sequences: use Eisner() or ChuLiuEdmonds()."
-            )
-        model.features_ = None if model.features is None else clone(model.features).fit(X)
+        self.fit_features(model, X)
         partial = getattr(model, "learns_partial_labels", False)
         if classes is None:
             known = [label for label in flat_labels(y, allow_none=partial) if label is not None]
@@ -52,6 +49,78 @@ class SequenceLabelling(Task):
         )
         labels = self.encode_y(model, y)
         return self.keep_allowed(model.structure_, encoded, labels, y)
+
+    def fit_features(self, model, X):
+        """Fit ``model``'s feature transformer on the whole of ``X`` (``features_``)."""
+        if isinstance(model.features, ArcFeatures):
+            raise ValueError(
+                f"features=ArcFeatures() builds parser features, but the decoder "
+                f"{model.decoder_!r} labels sequences: use Eisner() or ChuLiuEdmonds()."
+            )
+        model.features_ = None if model.features is None else clone(model.features).fit(X)
+
+    def encodes_shards(self, model):
+        """Whether :meth:`encode_shard` can encode ``model``'s training data: not under
+        a decoder's ``allowed=``, whose check of the gold labels names examples of the
+        whole corpus (:meth:`keep_allowed`)."""
+        return getattr(model.decoder_, "allowed", None) is None
+
+    def encode_shard(self, model, X, y):
+        """Encode a shard of the training data on its own, as on a worker that never
+        sees the rest: the features of ``X`` in a vocabulary of their own, the labels of
+        ``y`` as ids into the shard's own sorted label names.
+
+        ``model`` has its decoder and feature transformer fitted on the whole corpus
+        (:meth:`fit_features`); it is not changed. :meth:`initialize_from_shards`
+        merges the shards' encodings in the parent.
+
+        Returns
+        -------
+        ShardEncoding
+        """
+        model = copy.copy(model)
+        model.encoder_ = TokenDictEncoder(model.n_features).fit([])
+        encoded = self._encode(model, X, learn=True)
+        partial = getattr(model, "learns_partial_labels", False)
+        labels = flat_labels(y, allow_none=partial)
+        known = [label for label in labels if label is not None]
+        classes = np.unique(np.asarray(known)) if known else np.zeros(0)
+        index = {label: i for i, label in enumerate(classes.tolist())}
+        index[None] = -1
+        ids = np.fromiter(map(index.__getitem__, labels), dtype=np.int32, count=len(labels))
+        return ShardEncoding(model.encoder_, encoded, classes, ids)
+
+    def initialize_from_shards(self, model, shards):
+        """:meth:`initialize` from the shards' own encodings (``shards``, the
+        :class:`ShardEncoding` of each shard, in order) rather than from the data: the
+        first shard's vocabulary takes in the others' (``TokenDictEncoder.merge``, no
+        pass over the data), the label names are the union of the shards'. Returns each
+        shard's ``(encoded X, label ids)`` in the merged encoding.
+
+        With one shard the encoding is :meth:`initialize`'s, bit for bit; with more,
+        the same features and labels, only some feature columns numbered otherwise.
+        """
+        named = [shard.classes for shard in shards if shard.classes.size]
+        if not named:
+            raise ValueError("y holds no label, only None: nothing to learn from.")
+        model.classes_ = np.unique(np.concatenate(named))
+        model.encoder_ = shards[0].encoder
+        columns = [None] + [model.encoder_.merge(shard.encoder) for shard in shards[1:]]
+        n_features = model.encoder_.n_features_
+        model.structure_ = model.decoder_.make_structure(
+            n_features, model.classes_.size, labels=model.classes_.tolist()
+        )
+        data = []
+        for shard, shard_columns in zip(shards, columns):
+            encoded = shard.encoded
+            if shard_columns is not None:
+                encoded = encoded.with_columns(shard_columns, n_features)
+            label_ids = np.searchsorted(model.classes_, shard.classes)
+            known = shard.labels >= 0
+            labels = np.full(shard.labels.size, -1, dtype=np.int32)
+            labels[known] = label_ids[shard.labels[known]]
+            data.append((encoded, labels))
+        return data
 
     def keep_allowed(self, structure, encoded, labels, y, name="y"):
         """``(encoded, labels)`` without the sequences whose gold labels the structure's
@@ -186,3 +255,13 @@ class SequenceLabelling(Task):
 
 
 SEQUENCE_LABELLING = SequenceLabelling()
+
+
+class ShardEncoding(NamedTuple):
+    """A shard of training data encoded on its own
+    (:meth:`SequenceLabelling.encode_shard`)."""
+
+    encoder: TokenDictEncoder  # fitted on the shard alone
+    encoded: object  # EncodedSequences, in the columns of ``encoder``
+    classes: np.ndarray  # the shard's label names, sorted
+    labels: np.ndarray  # int32 label id of every token into ``classes`` (-1: None)
