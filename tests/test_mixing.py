@@ -758,3 +758,20 @@ def test_encoding_on_workers_is_refused_where_it_cannot_be_done(raw_data):
         learner, n_shards=2, max_iter=1, random_state=4, encode_on="parent"
     ).fit(X, bio)
     np.testing.assert_array_equal(auto.coef_, parent.coef_)
+
+
+def test_shards_encoded_on_workers_keep_sample_weights_and_the_dev_set(raw_data):
+    X, y = raw_data
+    weights = np.random.default_rng(0).uniform(0.0, 2.0, len(X))
+    weights[::7] = 0.0  # left out of training
+    fits = {
+        where: _raw_mixing(where, 2, n_iter_no_change=2, validation_fraction=0.2).fit(
+            X, y, sample_weight=weights
+        )
+        for where in ("parent", "workers")
+    }
+    parent, workers = fits["parent"], fits["workers"]
+    assert workers.estimator_.state_features_ == parent.estimator_.state_features_
+    dev_scores = [r["dev_score"] for r in workers.history_]
+    assert dev_scores == [r["dev_score"] for r in parent.history_]
+    assert all(score is not None for score in dev_scores)
