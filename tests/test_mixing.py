@@ -775,3 +775,26 @@ def test_shards_encoded_on_workers_keep_sample_weights_and_the_dev_set(raw_data)
     dev_scores = [r["dev_score"] for r in workers.history_]
     assert dev_scores == [r["dev_score"] for r in parent.history_]
     assert all(score is not None for score in dev_scores)
+
+
+@pytest.mark.parametrize("average", [True, False])
+def test_epochs_per_round_with_one_shard_are_the_serial_epochs(data, average):
+    X, y = data
+    learner = StructuredPerceptron(average=average, random_state=4)
+    serial = clone(learner).set_params(max_iter=6).fit(X, y)
+    mixed = ParameterMixing(learner, n_shards=1, max_iter=3, epochs_per_round=2).fit(X, y)
+    np.testing.assert_array_equal(mixed.coef_, serial.coef_)
+    assert (mixed.n_iter_, mixed.estimator_.n_iter_) == (3, 6)  # rounds, epochs
+
+
+def test_epochs_per_round_train_shards_longer_between_mixes(data):
+    X, y = data
+    learner = StructuredPerceptron(random_state=4)
+    one = ParameterMixing(learner, n_shards=2, max_iter=2, random_state=0).fit(X, y)
+    two = ParameterMixing(learner, n_shards=2, max_iter=2, epochs_per_round=2, random_state=0).fit(
+        X, y
+    )
+    assert (two.estimator_.n_iter_, one.estimator_.n_iter_) == (4, 2)
+    # the first round's two epochs on a shard make mistakes in both: more than one epoch
+    assert sum(two.history_[0]["mistakes"]) > sum(one.history_[0]["mistakes"])
+    assert not np.array_equal(one.coef_, two.coef_)

@@ -184,13 +184,20 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         second round, when its shipping and mixing took longer than its training.
     iterative : bool, default=True
         Mix after every epoch (Figure 3) rather than once at the end (Figure 2).
+    epochs_per_round : int, default=1
+        Epochs every shard trains between two mixes of iterative mixing (Figure 3 has
+        one). More epochs a round mix less often, but a round then costs that many
+        epochs: on CoNLL-2002 Spanish NER (2 shards), 10 rounds of 2 epochs reached
+        test F1 76.11, 20 rounds of 1 epoch, the same training, 76.82 (see the mixing
+        guide).
     mixing : {"uniform", "error"} or array-like of shape (n_shards,), default="uniform"
         Mixing weights: ``1 / n_shards``; proportional to each shard's mistakes in the
         epoch (sec. 4.3; uniform when no shard erred); or fixed weights (normalised).
     max_iter : int, default=10
         Mixing rounds (iterative mixing). A round is one epoch over the whole data
-        (every shard one epoch over its part), so ``max_iter=10`` passes over the data
-        as often as the learner's own ``max_iter=10``; one-shot mixing runs the
+        (every shard one epoch over its part; ``epochs_per_round`` epochs), so
+        ``max_iter=10`` passes over the data as often as the learner's own
+        ``max_iter=10``; one-shot mixing runs the
         learner's ``max_iter`` epochs on each shard, the same count of passes.
     validation_fraction : float in (0, 1) or None, default=None
         Hold out this fraction of the training sequences as a development set when
@@ -321,6 +328,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         "estimator": [HasMethods(["init_state", "run_epoch", "set_state"])],
         "n_shards": [Interval(Integral, 1, None, closed="left"), None],
         "iterative": ["boolean"],
+        "epochs_per_round": [Interval(Integral, 1, None, closed="left")],
         "mixing": [StrOptions({"uniform", "error"}), "array-like"],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither"), None],
@@ -339,6 +347,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         *,
         n_shards=None,
         iterative=True,
+        epochs_per_round=1,
         mixing="uniform",
         max_iter=10,
         validation_fraction=None,
@@ -353,6 +362,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self.estimator = estimator
         self.n_shards = n_shards
         self.iterative = iterative
+        self.epochs_per_round = epochs_per_round
         self.mixing = mixing
         self.max_iter = max_iter
         self.validation_fraction = validation_fraction
@@ -435,7 +445,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                 state = state.compacted()
                 state = (state.structure, state.coef, state.coef_sum, state.n_seen)
                 initial = state[0]  # the layout of round 0's weights (all zeros)
-                epochs_per_round = 1 if self.iterative else learner.max_iter
+                epochs_per_round = self.epochs_per_round if self.iterative else learner.max_iter
                 for version in range(rounds):
                     start = time.perf_counter()
                     visits = [
