@@ -798,3 +798,17 @@ def test_epochs_per_round_train_shards_longer_between_mixes(data):
     # the first round's two epochs on a shard make mistakes in both: more than one epoch
     assert sum(two.history_[0]["mistakes"]) > sum(one.history_[0]["mistakes"])
     assert not np.array_equal(one.coef_, two.coef_)
+
+
+def test_swvp_shards_encoded_on_workers_learn_the_same_weights(raw_data):
+    X, y = raw_data
+    learner = SWVP(features=TokenFeatures(columns=["tag"]), gamma="wmr", random_state=3)
+    fits = {
+        where: ParameterMixing(
+            learner, n_shards=2, max_iter=2, encode_on=where, random_state=4
+        ).fit(X, y)
+        for where in ("parent", "workers")
+    }
+    parent, workers = fits["parent"], fits["workers"]
+    assert workers.estimator_.state_features_ == parent.estimator_.state_features_
+    assert workers.predict(X[:30]) == parent.predict(X[:30])
