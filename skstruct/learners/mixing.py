@@ -217,11 +217,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         (:meth:`~skstruct.features.TokenDictEncoder.merge`), never the data itself.
         ``"parent"``: this process encodes everything, then ships each shard encoded.
         ``"auto"``: the workers when the learner featurises raw input (its
-        ``features`` is set, as ``TokenFeatures()``) and they are processes (loky,
-        dask, ray; more than one), else this process: token dicts cost more to ship
-        than to encode (on Brown, 0.7 s to pickle 10,000 sentences of dicts, against
-        1.0 s to encode all 20,000), and threads encode under the GIL, one after
-        another. Sequence labelling only, and not under a decoder's ``allowed=``;
+        ``features`` is set, as ``TokenFeatures()``), else this process: token dicts
+        cost more to ship than to encode (on Brown, 0.7 s to pickle 10,000 sentences
+        of dicts, against 1.0 s to encode all 20,000). The choice never looks at
+        ``n_jobs`` or the backend, which would then change how ``coef_`` is laid out,
+        though threads and a single worker gain nothing from it (the encoding holds the
+        GIL). Sequence labelling only, and not under a decoder's ``allowed=``;
         ``"auto"`` falls back to ``"parent"`` there, ``"workers"`` raises. The
         development set is encoded here.
     n_jobs : int or None, default=None
@@ -547,7 +548,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         this process (see ``encode_on``)."""
         if self.encode_on == "parent":
             return None
-        if self.encode_on == "auto" and not self._workers_encode_faster(learner):
+        if self.encode_on == "auto" and getattr(learner, "features", None) is None:
             return None
         template = learner.shard_encoder(X) if hasattr(learner, "shard_encoder") else None
         if template is None and self.encode_on == "workers":
@@ -558,15 +559,6 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                 f"encode_on='parent' or 'auto'."
             )
         return template
-
-    def _workers_encode_faster(self, learner):
-        """``encode_on="auto"``'s choice: the workers encode when the learner featurises
-        raw input (token dicts cost more to ship than to encode) and they are processes
-        (threads encode under the GIL, one worker as the parent does)."""
-        if getattr(learner, "features", None) is None:
-            return False
-        threads = isinstance(get_active_backend()[0], ThreadingBackend)
-        return not threads and effective_n_jobs(self.n_jobs) > 1
 
     def _n_shards(self, n_sequences):
         if self.n_shards is None:
