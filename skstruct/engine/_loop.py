@@ -416,10 +416,13 @@ class BaseStructuredLearner(StructuredModel):
 
     def worker_copy(self, keep=()):
         """A copy holding only what :meth:`run_epoch` reads (no vocabulary, feature
-        transformer, history or training state, but the attributes named in ``keep``):
-        small to ship to worker processes."""
+        transformer, structure, weights, history or training state, but the attributes
+        named in ``keep``): small to ship to worker processes. (``run_epoch`` reads the
+        structure of the state it is given; a chain's ``structure_`` carries its emission
+        rows, 2.2 MB on Brown 20,000 sentences, which went with every task.)"""
         slim = copy.copy(self)
-        for name in ("encoder_", "features_", "history_", "_weights", "_rng"):
+        dropped = ("encoder_", "features_", "structure_", "coef_", "history_", "_weights", "_rng")
+        for name in dropped:
             if name not in keep:
                 slim.__dict__.pop(name, None)
         return slim
