@@ -98,7 +98,7 @@ class EncodedSequences(NamedTuple):
         """The same corpus in another column space: feature ``j`` becomes
         ``columns[j]`` (an int array, e.g. :meth:`TokenDictEncoder.merge`'s), of
         ``n_features`` columns. Entries keep their order within each token."""
-        indices = np.asarray(columns, dtype=np.int64)[self.indices].astype(np.int32)
+        indices = np.asarray(columns).astype(np.int32)[self.indices]
         return self._replace(indices=indices, n_features=int(n_features))
 
     def take(self, sentences):

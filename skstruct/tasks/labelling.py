@@ -34,12 +34,10 @@ class SequenceLabelling(Task):
         """Fit the encoding of ``X`` and ``y`` on ``model`` (``features_``, ``classes_``,
         ``encoder_``, ``structure_``); returns the encoded training data."""
         self.fit_features(model, X)
-        partial = getattr(model, "learns_partial_labels", False)
         if classes is None:
-            known = [label for label in flat_labels(y, allow_none=partial) if label is not None]
-            if not known:
+            model.classes_ = self._label_names(model, y)
+            if not model.classes_.size:
                 raise ValueError("y holds no label, only None: nothing to learn from.")
-            model.classes_ = np.unique(np.asarray(known))
         else:
             model.classes_ = np.unique(np.asarray(flat_labels([list(classes)], name="classes")))
         model.encoder_ = TokenDictEncoder(model.n_features).fit([])
@@ -81,14 +79,15 @@ class SequenceLabelling(Task):
         model = copy.copy(model)
         model.encoder_ = TokenDictEncoder(model.n_features).fit([])
         encoded = self._encode(model, X, learn=True)
+        model.classes_ = self._label_names(model, y)
+        return ShardEncoding(model.encoder_, encoded, model.classes_, self.encode_y(model, y))
+
+    def _label_names(self, model, y):
+        """The sorted names of the labels in ``y`` (None, an unknown label of a learner
+        that trains on partial labels, is no name); empty when there are none."""
         partial = getattr(model, "learns_partial_labels", False)
-        labels = flat_labels(y, allow_none=partial)
-        known = [label for label in labels if label is not None]
-        classes = np.unique(np.asarray(known)) if known else np.zeros(0)
-        index = {label: i for i, label in enumerate(classes.tolist())}
-        index[None] = -1
-        ids = np.fromiter(map(index.__getitem__, labels), dtype=np.int32, count=len(labels))
-        return ShardEncoding(model.encoder_, encoded, classes, ids)
+        known = [label for label in flat_labels(y, allow_none=partial) if label is not None]
+        return np.unique(np.asarray(known)) if known else np.zeros(0)
 
     def initialize_from_shards(self, model, shards):
         """:meth:`initialize` from the shards' own encodings (``shards``, the
@@ -105,7 +104,9 @@ class SequenceLabelling(Task):
             raise ValueError("y holds no label, only None: nothing to learn from.")
         model.classes_ = np.unique(np.concatenate(named))
         model.encoder_ = shards[0].encoder
-        columns = [None] + [model.encoder_.merge(shard.encoder) for shard in shards[1:]]
+        columns = [None] * len(shards)  # None: the shard's columns are the merged ones
+        if model.n_features is None:  # hashed shards share one column space already
+            columns[1:] = [model.encoder_.merge(shard.encoder) for shard in shards[1:]]
         n_features = model.encoder_.n_features_
         model.structure_ = model.decoder_.make_structure(
             n_features, model.classes_.size, labels=model.classes_.tolist()
