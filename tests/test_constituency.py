@@ -25,6 +25,7 @@ from skstruct import (
 )
 from skstruct._kernels import anchored_cky
 from skstruct.metrics import evalb
+from skstruct.solvers import StructuredLikelihood
 from skstruct.structures.constituency import UNPARSED, AnchoredRules, ParseScores
 from skstruct.trees import ROOT, Grammar, Tree, TreeTransform, normalize
 
@@ -120,6 +121,19 @@ def test_cky_finds_the_best_tree_of_the_pruned_space(seed, density):
         assert best == pytest.approx(max(every), abs=1e-9)
         assert structure.score(scores, out) == pytest.approx(best, abs=1e-9)
         assert any(np.array_equal(out, output) for output in outputs)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("density", [1.0, 0.6])
+def test_the_active_features_are_those_of_every_tree_of_the_pruned_space(seed, density):
+    for structure, _, scores, outputs in _cases(seed, density, 256):
+        g, seen = structure.grammar, np.zeros(256, dtype=bool)
+        _, inner, outer = anchored_cky.inside(*structure._search_arrays(scores))
+        anchored_cky.mark_active_features(scores.atoms, scores.allowed, g.binary, g.left_start,
+                                          g.unary, structure.root_ok, 256, inner, outer,
+                                          seen)  # fmt: skip
+        want = {int(key) for output in outputs for key in structure.keys(scores.atoms, output)}
+        assert set(np.flatnonzero(seen).tolist()) == want
 
 
 @pytest.mark.parametrize("seed", range(8))
@@ -357,6 +371,31 @@ def test_the_crf_learns_its_training_trees(small):
     X, y, _, _ = small
     model = ConditionalRandomField(CKY(), n_features=2**16, max_iter=40).fit(X[:25], y[:25])
     assert model.score(X[:25], y[:25]) > 0.9
+
+
+def test_the_crf_on_the_active_weights_alone_trains_as_on_all(small, monkeypatch):
+    X, y, _, _ = small
+    found, active_weights = [], AnchoredRules.active_weights
+
+    def recorded(structure, encoded, outputs):  # the training corpus, as the CRF encodes it
+        found.append((structure, encoded, outputs, active_weights(structure, encoded, outputs)))
+        return found[-1][-1]
+
+    monkeypatch.setattr(AnchoredRules, "active_weights", recorded)
+    restricted = ConditionalRandomField(CKY(), n_features=2**18, max_iter=8).fit(X[:25], y[:25])
+    [(structure, encoded, outputs, active)] = found
+    assert 0 < active.size < structure.n_weights / 10
+    # outside them the likelihood's gradient is zero, whatever the weights
+    coef = np.random.default_rng(0).normal(scale=0.1, size=structure.n_weights)
+    _, grad = StructuredLikelihood(structure, encoded, outputs, 0.0)(coef)
+    assert np.isin(np.flatnonzero(grad), active).all()
+    monkeypatch.setattr(AnchoredRules, "active_weights", lambda self, encoded, outputs: None)
+    whole = ConditionalRandomField(CKY(), n_features=2**18, max_iter=8).fit(X[:25], y[:25])
+    assert restricted.n_iter_ == whole.n_iter_
+    assert [h["loss"] for h in restricted.history_] == pytest.approx(
+        [h["loss"] for h in whole.history_], rel=1e-9
+    )
+    np.testing.assert_allclose(restricted.coef_, whole.coef_, rtol=1e-7, atol=1e-10)
 
 
 def test_a_saved_parser_predicts_the_same_trees(small, tmp_path):

@@ -5,6 +5,7 @@ trees its log-likelihood, gradient and head probabilities equal sums over every 
 import numpy as np
 import pytest
 from scipy.special import logsumexp
+from sklearn.base import clone
 
 from skstruct import (
     BeamSearch,
@@ -20,6 +21,7 @@ from skstruct.compilation import _chain_data, _tree_data
 from skstruct.datasets import make_chain_data
 from skstruct.solvers import _likelihood
 from skstruct.solvers._likelihood import StructuredLikelihood
+from skstruct.structures import ArcFactoredTree
 from tests import naive
 
 DECODERS = [Eisner(), Eisner(single_root=False), ChuLiuEdmonds(), ChuLiuEdmonds(single_root=False)]
@@ -78,6 +80,47 @@ def test_head_probabilities_equal_enumeration(decoder):
             want[np.arange(n), tree] += p
         np.testing.assert_allclose(found, want, rtol=1e-9, atol=1e-12)
         np.testing.assert_allclose(found.sum(axis=1), 1.0)
+
+
+@pytest.mark.parametrize("decoder", [Eisner(), ChuLiuEdmonds(single_root=False)],
+                         ids=["projective", "all-roots"])  # fmt: skip
+def test_active_weights_are_the_features_of_every_arc(decoder):
+    X, y = _short_trees(6)
+    model = ConditionalRandomField(decoder, c2=0.1, max_iter=2).fit(X, y)
+    structure, (encoded, outputs) = model.structure_, model.encode(X, y)
+    want = set()
+    for i in range(encoded.n_sentences):
+        start, end = encoded.offsets[i], encoded.offsets[i + 1]
+        attrs, n = encoded.attrs[start:end].tolist(), int(end - start)
+        for h in range(n + 1):
+            for d in range(1, n + 1):
+                if h != d:
+                    want.update(naive.arc_features(attrs, h, d, structure.n_features))
+    active = structure.active_weights(encoded, outputs)
+    assert active.tolist() == sorted(want)
+    # outside them the likelihood's gradient is zero, whatever the weights
+    coef = np.random.default_rng(1).normal(size=structure.n_weights)
+    _, grad = StructuredLikelihood(structure, encoded, outputs, 0.0)(coef)
+    assert np.isin(np.flatnonzero(grad), active).all()
+    assert ArcFactoredTree(64, order=2).active_weights(encoded) is None
+    assert ArcFactoredTree(64, n_labels=3).active_weights(encoded) is None
+
+
+@pytest.mark.parametrize("c1", [0.0, 0.02], ids=["lbfgs", "owlqn"])
+def test_training_on_the_active_weights_alone_changes_nothing(monkeypatch, c1):
+    X, labelled = _tree_data(40, seed=3)
+    y = [[h for h, _ in t] for t in labelled]
+    model = ConditionalRandomField(Eisner(), n_features=2**16, c1=c1, c2=0.01, max_iter=15)
+    restricted = clone(model).fit(X, y)
+    assert restricted.n_evaluations_ > 15
+    monkeypatch.setattr(ArcFactoredTree, "active_weights", lambda self, encoded, outputs: None)
+    whole = clone(model).fit(X, y)
+    assert restricted.coef_.shape == whole.coef_.shape == (restricted.structure_.n_weights,)
+    assert restricted.n_iter_ == whole.n_iter_
+    # the same iterates, but for the order of the vector sums' terms
+    for mine, theirs in zip(restricted.history_, whole.history_):
+        assert mine["loss"] == pytest.approx(theirs["loss"], rel=1e-9)
+    np.testing.assert_allclose(restricted.coef_, whole.coef_, rtol=1e-7, atol=1e-10)
 
 
 def test_the_tree_crf_learns_and_predicts_trees():

@@ -480,3 +480,53 @@ def add_expected_features(atoms, allowed, binary, left_start, unary, root_ok, co
                             m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
                             _add(array, keys, m, scale * probability)
     return expected_loss
+
+
+@njit
+def mark_active_features(atoms, allowed, binary, left_start, unary, root_ok, n_features, inner,
+                         outer, seen):  # fmt: skip
+    """``seen[f] = True`` for every feature of every part of some tree of the pruned
+    space: the features :func:`add_expected_features` adds a probability to. The
+    parts are found as it finds them, from :func:`inside`'s charts under any finite
+    weights (which spans can be built is all they are read for here)."""
+    n, n_symbols = atoms.shape[0], allowed.shape[2]
+    shapes = shape_table(atoms)
+    above_outer = np.zeros((n + 1, n + 1, n_symbols), dtype=np.bool_)
+    above_inner = np.zeros((n + 1, n + 1, n_symbols), dtype=np.bool_)
+    keys = np.empty(N_LABEL_KEYS + N_BINARY_KEYS, dtype=np.int64)
+    for a in range(n_symbols):
+        if root_ok[a] and outer[0, n, a] > NEG:
+            above_outer[0, n, a] = True
+            seen[root_key(a, n_features)] = True
+    for length in range(n, 0, -1):
+        for i in range(n - length + 1):
+            j = i + length
+            for a in range(n_symbols):
+                above_inner[i, j, a] = above_outer[i, j, a]
+            for u in range(unary.shape[0]):
+                a, b = unary[u, 0], unary[u, 1]
+                if not above_outer[i, j, a] or inner[i, j, b] == NEG or not allowed[i, j, a]:
+                    continue
+                above_inner[i, j, b] = True
+                m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+                _mark(seen, keys, unary_keys(atoms, u, i, j, n_features, keys, m))
+            if length == 1:
+                continue
+            for k in range(i + 1, j):
+                for b in range(n_symbols):
+                    if outer[i, k, b] == NEG:
+                        continue
+                    for r in range(left_start[b], left_start[b + 1]):
+                        a, c = binary[r, 0], binary[r, 2]
+                        if outer[k, j, c] == NEG or not (above_inner[i, j, a] and allowed[i, j, a]):
+                            continue
+                        above_outer[i, k, b] = True
+                        above_outer[k, j, c] = True
+                        _mark(seen, keys, binary_keys(atoms, r, i, k, j, n_features, keys, 0))
+                        _mark(seen, keys, label_keys(atoms, shapes, i, j, a, n_features, keys, 0))
+
+
+@njit
+def _mark(seen, keys, m):
+    for t in range(m):
+        seen[keys[t]] = True

@@ -230,7 +230,7 @@ class ConditionalRandomField(StructuredModel):
         with threadpool_limits(limits=1, user_api="blas"):
             result = minimize_lbfgs(
                 objective,
-                np.zeros(self.structure_.n_weights),
+                np.zeros(objective.n_variables),
                 c1=self.c1,
                 num_memories=self.num_memories,
                 max_iterations=self.max_iter,
@@ -242,6 +242,7 @@ class ConditionalRandomField(StructuredModel):
                 callback=iteration,
             )
         self.n_evaluations_ = int(result.nfev)
+        result.x = objective.full(result.x)
         self._set_result(result, history, encoded)
 
     def _set_result(self, result, history, encoded):

@@ -33,10 +33,24 @@ class StructuredLikelihood:
         L2 penalty (CRFsuite's scaling: ``c2 ||w||^2``).
     weights : ndarray of shape (n_examples,) or None
         Sample weights (None: ones).
+    active : ndarray of int or None
+        The weights the corpus touches (``structure.active_weights(encoded, outputs)``):
+        then the objective is a function of those weights alone (less ``fixed``), in
+        that order, the others held at zero (their gradient is zero everywhere), and
+        :meth:`full` puts such a vector back in the structure's layout. None: all
+        weights.
+
+    Notes
+    -----
+    A hashed space has millions of weights while a corpus touches a few percent of
+    them: L-BFGS's vector algebra over the whole space took 90 % of a tree CRF's fit
+    on 90 short sentences, and its correction pairs 32 MB each per million weights.
+    Optimising the touched weights alone gives the same iterates (the others' steps
+    are all zero), in the touched weights' room.
     """
 
     def __init__(self, structure, encoded, outputs, c2, n_threads=1, fixed=None, empirical=None,
-                 weights=None):  # fmt: skip
+                 weights=None, active=None):  # fmt: skip
         for capability in ("has_marginals", "has_expected_delta"):
             if not getattr(structure, capability):
                 raise ValueError(
@@ -48,19 +62,49 @@ class StructuredLikelihood:
         n = encoded.n_sentences
         self.weights = np.ones(n) if weights is None else np.asarray(weights, dtype=float)
         self.bounds = structure.output_offsets(encoded)
+        self.active = active
+        if active is not None:
+            self.free = active if fixed is None else active[~fixed[active]]
+            # the full-layout weights and gradient, reused: only ``active`` is ever
+            # written, so resetting it clears them
+            self._coef = np.zeros(structure.n_weights)
+            self._grad = np.zeros(structure.n_weights)
 
-    def __call__(self, coef):
+    @property
+    def n_variables(self):
+        """The length of the vectors the objective takes."""
+        return self.structure.n_weights if self.active is None else self.free.size
+
+    def full(self, x):
+        """``x`` (of :attr:`n_variables`) in the structure's weight layout."""
+        if self.active is None:
+            return x
+        coef = np.zeros(self.structure.n_weights)
+        coef[self.free] = x
+        return coef
+
+    def __call__(self, x):
         structure, encoded = self.structure, self.encoded
-        loss, grad = 0.0, 2.0 * self.c2 * coef
+        if self.active is None:
+            coef, grad = x, 2.0 * self.c2 * x
+        else:
+            coef, grad = self._coef, self._grad
+            coef[self.free] = x
+            grad[self.active] = 0.0
+            grad[self.free] = 2.0 * self.c2 * x
+        loss = 0.0
         for i in range(encoded.n_sentences):
             gold = self.outputs[self.bounds[i] : self.bounds[i + 1]]
             scores = structure.scores(encoded, i, coef)
             log_z, mu = structure.marginals(scores)
             loss += self.weights[i] * (log_z - structure.score(scores, gold))
             structure.add_expected_delta(grad, encoded, i, gold, mu, -self.weights[i])
+        loss += self.c2 * float(x @ x)
+        if self.active is not None:
+            return loss, grad[self.free]
         if self.fixed is not None:
             grad[self.fixed] = 0.0
-        return loss + self.c2 * float(coef @ coef), grad
+        return loss, grad
 
 
 #: Chunks the corpus is cut into for the likelihood's gradient: fixed, so that the
@@ -110,6 +154,15 @@ class ChainLikelihood:
         self.log_z = np.empty(n_chunks)
         self.grads = np.empty((n_chunks, structure.n_weights))
 
+    @property
+    def n_variables(self):
+        """The length of the vectors the objective takes: every weight of the chain."""
+        return self.structure.n_weights
+
+    def full(self, x):
+        """``x`` in the structure's weight layout: ``x`` itself."""
+        return x
+
     @staticmethod
     def handles(structure):
         """Whether the fused kernels compute this chain's likelihood: first order."""
@@ -139,10 +192,12 @@ class ChainLikelihood:
 FAST_LIKELIHOODS = {LinearChain: ChainLikelihood}
 
 
-def likelihood(structure, *args, **kwargs):
+def likelihood(structure, encoded, outputs, *args, **kwargs):
     """The CRF objective for ``structure`` (arguments as :class:`StructuredLikelihood`
-    takes them): its fast path where one is registered, else the generic one."""
+    takes them, but ``active``: the structure's :meth:`active_weights` where it names
+    some): its fast path where one is registered, else the generic one."""
     fast = FAST_LIKELIHOODS.get(type(structure))
     if fast is not None and fast.handles(structure):
-        return fast(structure, *args, **kwargs)
-    return StructuredLikelihood(structure, *args, **kwargs)
+        return fast(structure, encoded, outputs, *args, **kwargs)
+    active = structure.active_weights(encoded, outputs)
+    return StructuredLikelihood(structure, encoded, outputs, *args, active=active, **kwargs)

@@ -44,7 +44,8 @@ class Structure:
     that occur several times in an output), and ``expected_loss(mu, gold)`` the loss
     expected under them; by ``has_expected_delta``: ``expected_delta(encoded, i, gold,
     mu)``, ``phi(x_i, gold) - E_mu[phi(x_i, y)]`` as a sparse vector in the keys of
-    ``delta`` (what a CRF's gradient and an EG step add up).
+    ``delta`` (what a CRF's gradient and an EG step add up); ``active_weights(encoded,
+    outputs)`` the weights that a corpus's parts can touch (None, the default: all).
     """
 
     #: Whether :meth:`marginals` is exact for this structure's parameters.
@@ -107,6 +108,18 @@ class Structure:
             f"{type(self).__name__} with these parameters has no expected feature vectors "
             f"(has_expected_delta is False)."
         )
+
+    def active_weights(self, encoded, outputs=None):
+        """The ids (sorted int64) of the weights that some part of some example of
+        ``encoded`` (or of its gold ``outputs``, output ids as ``output_offsets`` lays
+        them out) has a feature in, or None for all of them (this default).
+
+        Outside them a likelihood over ``encoded`` has a zero gradient at any weights,
+        so a solver started at zero need not carry them: a structure whose weights are a
+        large hashed space that each corpus touches a little of (trees, constituents)
+        says which. A superset is allowed (it only costs room).
+        """
+        return None
 
     def add_expected_delta(self, array, encoded, i, gold, mu, scale):
         """``array += scale * expected_delta(encoded, i, gold, mu)`` (``array`` laid out

@@ -146,6 +146,23 @@ class AnchoredRules(FixedLayout, Structure):
         np.add.at(array, self.keys(mu.scores.atoms, gold), scale)
         self._outside(mu, array, -float(scale))
 
+    def active_weights(self, encoded, outputs=None):
+        """The features of every part of every tree of each sentence's pruned space,
+        and of the gold trees ``outputs`` (which may lie outside it): all that a
+        likelihood over them reads."""
+        g, seen = self.grammar, np.zeros(self.n_features, dtype=bool)
+        zeros = np.zeros(self.n_features)
+        bounds = self.output_offsets(encoded)
+        for i in range(encoded.n_sentences):
+            scores = self.scores(encoded, i, zeros)
+            _, inner, outer = _cky.inside(*self._search_arrays(scores))
+            _cky.mark_active_features(scores.atoms, scores.allowed, g.binary, g.left_start,
+                                      g.unary, self.root_ok, self.n_features, inner, outer,
+                                      seen)  # fmt: skip
+            if outputs is not None:
+                seen[self.keys(scores.atoms, outputs[bounds[i] : bounds[i + 1]])] = True
+        return np.flatnonzero(seen)
+
     def expected_loss(self, mu, gold):
         """The loss against ``gold`` expected under ``mu``: kept by the outside pass of
         :meth:`add_expected_delta` where ``mu`` is of scores augmented against ``gold``,

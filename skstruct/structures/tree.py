@@ -191,14 +191,33 @@ class ArcFactoredTree(FixedLayout, Structure):
         vector of the whole hashed space in between)."""
         if not self.has_expected_delta:
             super().expected_delta(encoded, i, gold, mu)
-        start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
+        n = int(encoded.offsets[i + 1] - encoded.offsets[i])
         residual = -mu.arc[: n + 1, : n + 1]
         residual[self.split_outputs(gold)[0], np.arange(1, n + 1)] += 1.0
+        self._scatter_arcs(array, encoded, i, residual, scale)
+
+    def _scatter_arcs(self, array, encoded, i, weights, scale):
+        """``array[phi(h, d)] += scale * weights[h, d]`` for every possible arc of
+        sentence ``i``."""
+        start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
         width = _tree.arc_width(n, _tree.has_coarse(encoded.attrs))
         unused = np.zeros(1, dtype=np.int64)
-        _eg.scatter_arcs(encoded.attrs, start, n, residual, array, self.n_features, float(scale),
+        _eg.scatter_arcs(encoded.attrs, start, n, weights, array, self.n_features, float(scale),
                          np.empty(width, dtype=np.int64), False, unused, 0, unused,
                          np.zeros(1))  # fmt: skip
+
+    def active_weights(self, encoded, outputs=None):
+        """The hashed features of every possible arc of the sentences (the gold trees'
+        arcs among them): all that a first-order unlabelled likelihood reads (None for
+        other trees: all weights)."""
+        if not self.has_expected_delta:
+            return None
+        # every arc counted once per feature: all positive, so no sum cancels to zero
+        counts = np.zeros(self.n_features)
+        for i in range(encoded.n_sentences):
+            n = int(encoded.offsets[i + 1] - encoded.offsets[i])
+            self._scatter_arcs(counts, encoded, i, np.ones((n + 1, n + 1)), 1.0)
+        return np.flatnonzero(counts)
 
     def path_score(self, scores, outputs):
         """:meth:`score`, by the name chains give it."""
