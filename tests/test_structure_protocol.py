@@ -328,7 +328,13 @@ def test_tree_expected_delta_equals_enumeration(decoder):
         trees = _outputs(structure, scores.n)
         expected = _expected_by_enumeration(structure, encoded, i, scores, outputs[lo:hi], trees)
         mu = structure.marginals(scores)[1]
-        _assert_sparse_equal(*structure.expected_delta(encoded, i, outputs[lo:hi], mu), expected)
+        keys, values = structure.expected_delta(encoded, i, outputs[lo:hi], mu)
+        _assert_sparse_equal(keys, values, expected)
+        # the sparse vector is what add_expected_delta adds, summed alike (bit for bit)
+        dense = np.zeros(structure.n_weights)
+        structure.add_expected_delta(dense, encoded, i, outputs[lo:hi], mu, 1.0)
+        assert np.array_equal(keys, np.flatnonzero(dense))
+        assert np.array_equal(values, dense[keys])
         checked += 1
     assert checked >= 3
 

@@ -8,6 +8,7 @@ from .._kernels import delta as _delta
 from .._kernels import eg as _eg
 from .._kernels import tree as _tree
 from .._kernels.tree_marginals import inside_outside, matrix_tree
+from ..utils.arrays import sparse_sum
 from ._base import Structure
 from ._fixed import FixedLayout
 
@@ -180,21 +181,30 @@ class ArcFactoredTree(FixedLayout, Structure):
     def expected_delta(self, encoded, i, gold, mu):
         """``phi(x_i, gold) - E_mu[phi(x_i, y)]`` as ``(keys, values)``: every possible
         arc's features weighted by ``1[gold arc] - mu`` (first order, unlabelled)."""
-        # summed into a dense scratch of the hashed space: arcs share hashed features
-        dense = np.zeros(self.n_features)
-        self.add_expected_delta(dense, encoded, i, gold, mu, 1.0)
-        keys = np.flatnonzero(dense)
-        return keys, dense[keys]
+        residual = self._residual(encoded, i, gold, mu)
+        start, n = encoded.offsets[i], residual.shape[0] - 1
+        width = _tree.arc_width(n, _tree.has_coarse(encoded.attrs))
+        ids = np.empty((n + 1, n + 1, width), dtype=np.int64)
+        counts = np.zeros((n + 1, n + 1), dtype=np.int64)
+        _eg.arc_ids(encoded.attrs, start, n, self.n_features, ids, counts)
+        # arcs share hashed features: summed in the order add_expected_delta adds them
+        # (arc by arc, feature by feature), so both give the same sums bit for bit
+        take = (np.arange(width) < counts[:, :, None]) & (residual != 0.0)[:, :, None]
+        return sparse_sum(ids[take], np.broadcast_to(residual[:, :, None], ids.shape)[take])
 
     def add_expected_delta(self, array, encoded, i, gold, mu, scale):
         """``array += scale * expected_delta(...)``, scattered arc by arc (no sparse
         vector of the whole hashed space in between)."""
+        self._scatter_arcs(array, encoded, i, self._residual(encoded, i, gold, mu), scale)
+
+    def _residual(self, encoded, i, gold, mu):
+        """``1[gold arc] - mu`` over the arcs ``(h, d)`` of sentence ``i``."""
         if not self.has_expected_delta:
             super().expected_delta(encoded, i, gold, mu)
         n = int(encoded.offsets[i + 1] - encoded.offsets[i])
         residual = -mu.arc[: n + 1, : n + 1]
         residual[self.split_outputs(gold)[0], np.arange(1, n + 1)] += 1.0
-        self._scatter_arcs(array, encoded, i, residual, scale)
+        return residual
 
     def _scatter_arcs(self, array, encoded, i, weights, scale):
         """``array[phi(h, d)] += scale * weights[h, d]`` for every possible arc of
