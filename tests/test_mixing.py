@@ -264,7 +264,10 @@ def test_losing_every_worker_is_one_clear_error(data):
         distributed.Client(cluster),
         joblib.parallel_config(backend="dask"),
     ):
-        mixing = ParameterMixing(_KillAlways(), n_shards=2, max_iter=2, n_jobs=-1, timeout=10)
+        # every worker dies, so the round can only end by the timeout (joblib's dask
+        # backend waits for the lost task otherwise; see ParameterMixing's timeout): 3 s,
+        # where the error came after 10 s of waiting with timeout=10
+        mixing = ParameterMixing(_KillAlways(), n_shards=2, max_iter=2, n_jobs=-1, timeout=3)
         with pytest.raises(RuntimeError, match=r"mixing round 1 of 2 failed, so no model"):
             mixing.fit(X, y)
     assert not hasattr(mixing, "estimator_")
