@@ -42,11 +42,12 @@ class StructuredLikelihood:
 
     Notes
     -----
-    A hashed space has millions of weights while a corpus touches a few percent of
-    them: L-BFGS's vector algebra over the whole space took 90 % of a tree CRF's fit
-    on 90 short sentences, and its correction pairs 32 MB each per million weights.
-    Optimising the touched weights alone gives the same iterates (the others' steps
-    are all zero), in the touched weights' room.
+    A hashed space has millions of weights (2^22 for trees and constituents), of which
+    a corpus may touch a fraction (4 % for 500 short treebank trees under CKY, 23 % for
+    100 PTB trees): L-BFGS's vector algebra over the whole space took 90 % of a tree
+    CRF's fit on 90 short sentences, and each of its correction vectors takes 8 MB per
+    million weights. Optimising the touched weights alone gives the same iterates (the
+    others' steps are all zero) in less time and room.
     """
 
     def __init__(self, structure, encoded, outputs, c2, n_threads=1, fixed=None, empirical=None,
