@@ -8,7 +8,7 @@ resident memory. Run it once per tree of the library to compare (e.g. with
 ``PYTHONPATH`` set to another checkout), in separate processes, alternating.
 
 Run: ``python benchmarks/bench_crf_structures.py --structure tree|cky [--n 500]
-[--iterations 30]``; the corpora come from ``fetch_ptb_sample`` and ``fetch_treebank``.
+[--iterations 30] [--n-jobs 2]``; the corpora come from ``fetch_ptb_sample`` and ``fetch_treebank``.
 """
 
 import argparse
@@ -36,16 +36,19 @@ def main():
     parser.add_argument("--structure", choices=["tree", "cky"], default="tree")
     parser.add_argument("--n", type=int, default=500, help="training sentences")
     parser.add_argument("--iterations", type=int, default=30)
+    parser.add_argument("--n-jobs", type=int, default=None, help="the CRF's n_jobs")
     args = parser.parse_args()
     decoder, X, y = _data(args.structure, args.n)
     ConditionalRandomField(decoder, max_iter=2).fit(X[:10], y[:10])  # compiled before timing
     start = time.perf_counter()
-    model = ConditionalRandomField(decoder, max_iter=args.iterations).fit(X, y)
+    model = ConditionalRandomField(decoder, max_iter=args.iterations, n_jobs=args.n_jobs)
+    model.fit(X, y)
     seconds = time.perf_counter() - start
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(
         f"skstruct {skstruct.__version__} ({skstruct.__file__}) {args.structure} "
-        f"n={len(X)}: fit {seconds:.2f} s, {model.n_iter_} iterations, objective "
+        f"n={len(X)} n_jobs={args.n_jobs}: fit {seconds:.2f} s, {model.n_iter_} iterations, "
+        f"objective "
         f"{model.history_[-1]['loss']:.6f}, nonzero weights {np.count_nonzero(model.coef_)} "
         f"of {model.coef_.size}, peak RSS {peak_mb:.0f} MB",
         flush=True,

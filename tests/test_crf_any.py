@@ -123,6 +123,24 @@ def test_training_on_the_active_weights_alone_changes_nothing(monkeypatch, c1):
     np.testing.assert_allclose(restricted.coef_, whole.coef_, rtol=1e-7, atol=1e-10)
 
 
+def test_threads_sum_the_likelihood_to_the_same_model():
+    X, labelled = _tree_data(30, seed=5)
+    y = [[h for h, _ in t] for t in labelled]
+    one = ConditionalRandomField(Eisner(), n_features=2**16, max_iter=10, n_jobs=1).fit(X, y)
+    two = ConditionalRandomField(Eisner(), n_features=2**16, max_iter=10, n_jobs=2).fit(X, y)
+    np.testing.assert_array_equal(one.coef_, two.coef_)
+    assert [h["loss"] for h in one.history_] == [h["loss"] for h in two.history_]
+    # the runs' sums are the whole corpus's, example by example
+    structure, (encoded, outputs) = one.structure_, one.encode(X, y)
+    objective = StructuredLikelihood(structure, encoded, outputs, 0.5, n_threads=2)
+    assert len(objective.chunks) == 2
+    loss, grad = objective(one.coef_)
+    want_grad, want_loss = 2 * 0.5 * one.coef_, 0.5 * float(one.coef_ @ one.coef_)
+    want_loss += objective._add_chunk(np.arange(encoded.n_sentences), one.coef_, want_grad)
+    assert loss == pytest.approx(want_loss, rel=1e-12)
+    np.testing.assert_allclose(grad, want_grad, rtol=1e-10, atol=1e-12)
+
+
 def test_the_tree_crf_learns_and_predicts_trees():
     X, labelled = _tree_data(120, seed=3)
     y = [[h for h, _ in t] for t in labelled]

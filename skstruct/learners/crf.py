@@ -64,8 +64,9 @@ class ConditionalRandomField(StructuredModel):
     epsilon, period, delta, num_memories, linesearch, max_linesearch
         L-BFGS's stopping rules and settings, as for :class:`LinearChainCRF`.
     n_jobs : int or None, default=None
-        Threads of the chain kernels and of predictions (joblib's conventions); the
-        model is the same whatever it is.
+        Threads of the likelihood's sums (a chain's kernels; other structures' examples,
+        in two fixed runs) and of predictions (joblib's conventions); the model is the
+        same whatever it is.
     verbose : int, default=0
         Print the objective after every iteration (standard error).
 
