@@ -111,6 +111,22 @@ def _locate(folder):
 
 
 @pytest.fixture
+def lbfgs_sizes(monkeypatch):
+    """The lengths of the vectors the CRF's L-BFGS runs on: a list that every later
+    ``ConditionalRandomField`` fit appends to."""
+    from skstruct.learners import crf
+
+    sizes, minimize = [], crf.minimize_lbfgs
+
+    def recorded(fun, x0, **kwargs):
+        sizes.append(len(x0))
+        return minimize(fun, x0, **kwargs)
+
+    monkeypatch.setattr(crf, "minimize_lbfgs", recorded)
+    return sizes
+
+
+@pytest.fixture
 def sparse_rows(monkeypatch):
     """Chain learners start with sparse emission rows whatever their label count (by
     default few labels get dense rows, which never grow): for tests of the growth of

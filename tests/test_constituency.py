@@ -373,7 +373,7 @@ def test_the_crf_learns_its_training_trees(small):
     assert model.score(X[:25], y[:25]) > 0.9
 
 
-def test_the_crf_on_the_active_weights_alone_trains_as_on_all(small, monkeypatch):
+def test_the_crf_on_the_active_weights_alone_trains_as_on_all(small, monkeypatch, lbfgs_sizes):
     X, y, _, _ = small
     found, active_weights = [], AnchoredRules.active_weights
 
@@ -391,6 +391,8 @@ def test_the_crf_on_the_active_weights_alone_trains_as_on_all(small, monkeypatch
     assert np.isin(np.flatnonzero(grad), active).all()
     monkeypatch.setattr(AnchoredRules, "active_weights", lambda self, encoded, outputs: None)
     whole = ConditionalRandomField(CKY(), n_features=2**18, max_iter=8).fit(X[:25], y[:25])
+    # L-BFGS really ran on the touched weights alone, then on all of them
+    assert lbfgs_sizes == [active.size, 2**18]
     assert restricted.n_iter_ == whole.n_iter_
     assert [h["loss"] for h in restricted.history_] == pytest.approx(
         [h["loss"] for h in whole.history_], rel=1e-9

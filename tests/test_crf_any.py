@@ -107,7 +107,7 @@ def test_active_weights_are_the_features_of_every_arc(decoder):
 
 
 @pytest.mark.parametrize("c1", [0.0, 0.02], ids=["lbfgs", "owlqn"])
-def test_training_on_the_active_weights_alone_changes_nothing(monkeypatch, c1):
+def test_training_on_the_active_weights_alone_changes_nothing(monkeypatch, lbfgs_sizes, c1):
     X, labelled = _tree_data(40, seed=3)
     y = [[h for h, _ in t] for t in labelled]
     model = ConditionalRandomField(Eisner(), n_features=2**16, c1=c1, c2=0.01, max_iter=15)
@@ -115,6 +115,8 @@ def test_training_on_the_active_weights_alone_changes_nothing(monkeypatch, c1):
     assert restricted.n_evaluations_ > 15
     monkeypatch.setattr(ArcFactoredTree, "active_weights", lambda self, encoded, outputs: None)
     whole = clone(model).fit(X, y)
+    # L-BFGS really ran on the touched weights alone, the first time
+    assert lbfgs_sizes[0] < lbfgs_sizes[1] == whole.structure_.n_weights == 2**16
     assert restricted.coef_.shape == whole.coef_.shape == (restricted.structure_.n_weights,)
     assert restricted.n_iter_ == whole.n_iter_
     # the same iterates, but for the order of the vector sums' terms

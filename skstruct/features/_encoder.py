@@ -172,13 +172,7 @@ class TokenDictEncoder(BaseEstimator):
         known = self._known(codes, where)
         columns = np.empty(codes.size, dtype=np.int64)
         columns[known] = self.code_ids_[where[known]]
-        n_new = codes.size - int(np.count_nonzero(known))
-        columns[~known] = np.arange(self.n_features_, self.n_features_ + n_new)
-        all_codes = np.concatenate([self.codes_, codes[~known]])
-        all_ids = np.concatenate([self.code_ids_, columns[~known]])
-        order = np.argsort(all_codes, kind="stable")
-        self.codes_, self.code_ids_ = all_codes[order], all_ids[order]
-        self.n_features_ += n_new
+        columns[~known] = self._add_codes(codes[~known])
         return columns
 
     def get_feature_names_out(self, *, separator="="):
@@ -239,15 +233,8 @@ class TokenDictEncoder(BaseEstimator):
         )
         codes = (keys[pairs.distinct_pair_keys] << 32) | values[pairs.distinct_pair_values]
         valid = (keys[pairs.distinct_pair_keys] >= 0) & (values[pairs.distinct_pair_values] >= 0)
-        if learn:
-            new = np.sort(codes[~self._known(codes)])  # (codes are distinct) in code order
-            all_codes = np.concatenate([self.codes_, new])
-            all_ids = np.concatenate(
-                [self.code_ids_, np.arange(self.n_features_, self.n_features_ + new.size)]
-            )
-            order = np.argsort(all_codes, kind="stable")  # two sorted runs: one merge
-            self.codes_, self.code_ids_ = all_codes[order], all_ids[order]
-            self.n_features_ += int(new.size)
+        if learn:  # (codes are distinct) new ones in code order
+            self._add_codes(np.sort(codes[~self._known(codes)]))
         if not output:
             return None
         where = np.searchsorted(self.codes_, codes)
@@ -255,6 +242,17 @@ class TokenDictEncoder(BaseEstimator):
         pair_ids = np.full(codes.size, -1, dtype=np.int64)
         pair_ids[known] = self.code_ids_[where[known]]
         return pairs.encode(pair_ids, self.n_features_)
+
+    def _add_codes(self, new):
+        """Give the codes ``new`` (distinct, none in the vocabulary) the next column ids,
+        in their order; returns those ids."""
+        ids = np.arange(self.n_features_, self.n_features_ + new.size)
+        all_codes = np.concatenate([self.codes_, new])
+        all_ids = np.concatenate([self.code_ids_, ids])
+        order = np.argsort(all_codes, kind="stable")  # sorted new codes: two runs, one merge
+        self.codes_, self.code_ids_ = all_codes[order], all_ids[order]
+        self.n_features_ += int(new.size)
+        return ids
 
     def _known(self, codes, where=None):
         """Whether each of ``codes`` is in the vocabulary (``where``: their

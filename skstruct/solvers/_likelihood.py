@@ -28,6 +28,22 @@ N_CHUNKS = 16
 GENERIC_CHUNKS = 2
 
 
+def chunk_starts(offsets, max_chunks):
+    """Where runs of examples of about equal outputs start (``offsets``: each example's
+    first output, and the total; at most ``max_chunks`` runs, one per example at most),
+    then the number of examples: the likelihoods' fixed cuts of a corpus.
+
+    Examples
+    --------
+    >>> chunk_starts(np.array([0, 5, 6, 7, 12]), 2).tolist()
+    [0, 2, 4]
+    """
+    n_examples = offsets.size - 1
+    n_chunks = max(1, min(max_chunks, n_examples))
+    cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], n_chunks + 1)[1:-1])
+    return np.concatenate([[0], cuts, [n_examples]]).astype(np.int64)
+
+
 class StructuredLikelihood:
     """``NLL(w) + c2 ||w||^2`` and its gradient over an encoded corpus, for any
     structure with ``has_marginals`` and ``has_expected_delta`` (the call signature of
@@ -80,11 +96,8 @@ class StructuredLikelihood:
         self.n_threads = max(1, int(n_threads))
         # examples cut into runs of about equal outputs, each summed into a gradient of
         # its own and the runs added in order
-        n_chunks = max(1, min(GENERIC_CHUNKS, n))
-        cuts = np.searchsorted(self.bounds, np.linspace(0, self.bounds[-1], n_chunks + 1)[1:-1])
-        self.chunks = [
-            np.arange(a, b) for a, b in pairwise(np.concatenate([[0], cuts, [n]]).astype(int))
-        ]
+        starts = chunk_starts(self.bounds, GENERIC_CHUNKS)
+        self.chunks = [np.arange(a, b) for a, b in pairwise(starts.tolist())]
         self.active = active
         if active is not None:
             self.free = active if fixed is None else active[~fixed[active]]
@@ -181,13 +194,11 @@ class ChainLikelihood:
         self.c2, self.n_threads, self.fixed = c2, n_threads, fixed
         # the sentences' sample weights (ones: every sum as unweighted)
         self.weights = np.ones(encoded.n_sentences) if weights is None else weights
-        offsets = encoded.offsets
-        n_chunks = max(1, min(N_CHUNKS, encoded.n_sentences))
-        cuts = np.searchsorted(offsets, np.linspace(0, offsets[-1], n_chunks + 1)[1:-1])
-        self.chunk_start = np.concatenate([[0], cuts, [encoded.n_sentences]]).astype(np.int64)
+        self.chunk_start = chunk_starts(encoded.offsets, N_CHUNKS)
         if empirical is None:
             empirical = gold_counts(structure, encoded, labels, self.weights)
         self.empirical = empirical
+        n_chunks = self.chunk_start.size - 1
         self.log_z = np.empty(n_chunks)
         self.grads = np.empty((n_chunks, structure.n_weights))
 
