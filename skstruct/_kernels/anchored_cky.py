@@ -29,7 +29,7 @@ u)`` in preorder (``u`` the unary over it, -1: none).
 import numpy as np
 from numba import prange
 
-from ._config import FALSE, njit, njit_parallel
+from ._config import FALSE, ZERO, njit, njit_parallel
 from .arc_features import _hash
 from .cky import _logaddexp
 
@@ -158,7 +158,7 @@ def output_keys(atoms, output, binary, unary, n_features):
     shapes = shape_table(atoms)
     width = (n - 1) * (N_LABEL_KEYS + N_BINARY_KEYS) + (2 * n - 1) * (N_LABEL_KEYS + N_UNARY_KEYS)
     keys = np.empty(width + 1, dtype=np.int64)
-    at = 0
+    at = ZERO
     for i in range(n):
         u = output[i]
         if u >= 0:
@@ -212,7 +212,7 @@ def best_tree(atoms, allowed, binary, left_start, unary, root_ok, coef, n_featur
             j = i + length
             for a in range(n_symbols):
                 if allowed[i, j, a]:
-                    m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+                    m = label_keys(atoms, shapes, i, j, a, n_features, keys, ZERO)
                     label[a] = _total(coef, keys, m)
                     if augmented:
                         label[a] += loss_inner[i, j, a]
@@ -225,7 +225,7 @@ def best_tree(atoms, allowed, binary, left_start, unary, root_ok, coef, n_featur
                         right = outer[k, j, c]
                         if right == NEG or not allowed[i, j, a]:
                             continue
-                        m = binary_keys(atoms, r, i, k, j, n_features, keys, 0)
+                        m = binary_keys(atoms, r, i, k, j, n_features, keys, ZERO)
                         total = left + right + label[a] + _total(coef, keys, m)
                         if total > inner[i, j, a]:  # strict: the first found wins ties
                             inner[i, j, a] = total
@@ -233,7 +233,7 @@ def best_tree(atoms, allowed, binary, left_start, unary, root_ok, coef, n_featur
                             rule[i, j, a] = r
             _best_unaries(atoms, shapes, allowed, unary, coef, n_features, loss_top, augmented,
                           inner, outer, urule, live, n_live, label, keys, i, j)  # fmt: skip
-    best, top = NEG, -1
+    best, top = NEG, np.int64(-1)  # not a literal: _write_tree compiles once
     for a in range(n_symbols):
         if root_ok[a] and outer[0, n, a] > NEG:
             total = outer[0, n, a] + coef[root_key(a, n_features)]
@@ -257,7 +257,7 @@ def _best_unaries(atoms, shapes, allowed, unary, coef, n_features, loss_top, aug
         below = inner[i, j, b]
         if below == NEG or not allowed[i, j, a]:
             continue
-        m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+        m = label_keys(atoms, shapes, i, j, a, n_features, keys, ZERO)
         m = unary_keys(atoms, u, i, j, n_features, keys, m)
         total = below + _total(coef, keys, m)
         if augmented:
@@ -356,7 +356,7 @@ def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features,
                         a, c = binary[r, 0], binary[r, 2]
                         if outer[k, j, c] == NEG or not allowed[i, j, a]:
                             continue
-                        m = binary_keys(atoms, r, i, k, j, n_features, keys, 0)
+                        m = binary_keys(atoms, r, i, k, j, n_features, keys, ZERO)
                         total = outer[i, k, b] + outer[k, j, c] + label[a] + _total(coef, keys, m)
                         inner[i, j, a] = _logaddexp(inner[i, j, a], total)
             for a in range(n_symbols):
@@ -382,7 +382,7 @@ def _unary_score(atoms, shapes, coef, n_features, keys, u, a, i, j, loss_top, lo
                  augmented):  # fmt: skip
     """The score of unary rule ``u`` (to ``A' = a``) over ``(i, j)``, its loss weighted
     in when ``augmented``; ``keys`` left holding its feature ids."""
-    m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+    m = label_keys(atoms, shapes, i, j, a, n_features, keys, ZERO)
     m = unary_keys(atoms, u, i, j, n_features, keys, m)
     total = _total(coef, keys, m)
     if augmented:
@@ -397,7 +397,7 @@ def _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j, l
     the binary node's weighted loss when ``augmented``)."""
     for a in range(allowed.shape[2]):
         if allowed[i, j, a]:
-            m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+            m = label_keys(atoms, shapes, i, j, a, n_features, keys, ZERO)
             label[a] = _total(coef, keys, m)
             if augmented:
                 label[a] += loss_weight * loss_inner[i, j, a]
@@ -468,7 +468,7 @@ def add_expected_features(atoms, allowed, binary, left_start, unary, root_ok, co
                         right = outer[k, j, c]
                         if right == NEG or above_inner[i, j, a] == NEG or not allowed[i, j, a]:
                             continue
-                        m = binary_keys(atoms, r, i, k, j, n_features, keys, 0)
+                        m = binary_keys(atoms, r, i, k, j, n_features, keys, ZERO)
                         base = above_inner[i, j, a] + label[a] + _total(coef, keys, m)
                         above_outer[i, k, b] = _logaddexp(above_outer[i, k, b], base + right)
                         above_outer[k, j, c] = _logaddexp(above_outer[k, j, c], base + left)
@@ -477,7 +477,7 @@ def add_expected_features(atoms, allowed, binary, left_start, unary, root_ok, co
                             expected_loss += probability * loss_inner[i, j, a]
                         if adding:
                             _add(array, keys, m, scale * probability)
-                            m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+                            m = label_keys(atoms, shapes, i, j, a, n_features, keys, ZERO)
                             _add(array, keys, m, scale * probability)
     return expected_loss
 
@@ -508,7 +508,7 @@ def mark_active_features(atoms, allowed, binary, left_start, unary, root_ok, n_f
                 if not above_outer[i, j, a] or inner[i, j, b] == NEG or not allowed[i, j, a]:
                     continue
                 above_inner[i, j, b] = True
-                m = label_keys(atoms, shapes, i, j, a, n_features, keys, 0)
+                m = label_keys(atoms, shapes, i, j, a, n_features, keys, ZERO)
                 _mark(seen, keys, unary_keys(atoms, u, i, j, n_features, keys, m))
             if length == 1:
                 continue
@@ -522,8 +522,10 @@ def mark_active_features(atoms, allowed, binary, left_start, unary, root_ok, n_f
                             continue
                         above_outer[i, k, b] = True
                         above_outer[k, j, c] = True
-                        _mark(seen, keys, binary_keys(atoms, r, i, k, j, n_features, keys, 0))
-                        _mark(seen, keys, label_keys(atoms, shapes, i, j, a, n_features, keys, 0))
+                        m = binary_keys(atoms, r, i, k, j, n_features, keys, ZERO)
+                        _mark(seen, keys, m)
+                        m = label_keys(atoms, shapes, i, j, a, n_features, keys, ZERO)
+                        _mark(seen, keys, m)
 
 
 @njit

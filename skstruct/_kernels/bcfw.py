@@ -30,6 +30,9 @@ from .rows import ensure, slot
 from .tree_scores import arc_scores, single_root_penalty
 from .tree_search import chu_liu_edmonds, eisner, scratch
 
+# Eisner's decoding costs n^3: a tree's weight when minibatches are split over threads
+_CUBIC = np.int64(3)  # a numpy integer, not a literal (see _config.ZERO)
+
 
 @njit
 def aligned(keys_a, values_a, keys_b, values_b):
@@ -236,7 +239,7 @@ def chain_epoch(
         lo, batch, fresh = batch_of(visit, position, batch_size, offsets, decoded, token_start)
         if fresh:
             if threads is not None:
-                schedule, part_start = sentence_parts(offsets, batch, threads, 1)
+                schedule, part_start = sentence_parts(offsets, batch, threads, ONE)
                 chain_oracles(indptr, indices, data, offsets, labels, batch, token_start, rows,
                               coef, n_labels, order, pred, schedule, part_start, unary_rows,
                               backptr_rows)  # fmt: skip
@@ -348,7 +351,7 @@ def tree_epoch(
         lo, batch, fresh = batch_of(visit, position, batch_size, offsets, decoded, token_start)
         if fresh:
             if threads is not None:
-                schedule, part_start = sentence_parts(offsets, batch, threads, 3)
+                schedule, part_start = sentence_parts(offsets, batch, threads, _CUBIC)
                 tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features,
                              projective, single_root, pred, schedule, part_start)  # fmt: skip
             else:  # in turn, no thread pool (a batch of one: Algorithm 3)

@@ -12,7 +12,7 @@ search restarts from. Items are (label, parent slot at ``t - 1``).
 import numpy as np
 from numba import prange
 
-from ._config import FALSE, njit, njit_parallel, serial_twin
+from ._config import FALSE, ZERO, njit, njit_parallel, serial_twin
 from .chain import (
     add_chain_delta,
     apply_chain_decisions,
@@ -112,7 +112,7 @@ def beam_search(unary, n, transition, start, stop, trigram, order, beam_size, go
     touched = np.empty(min(n_states, max(K, 1) * L + L), dtype=np.int64)
     top = np.empty(K, dtype=np.int64)
     gold_slot = 0  # slot of the gold prefix at the previous step (-1: fallen off)
-    gold_state = 0
+    gold_state = ZERO
     running_gold = 0.0
     for t in range(n):
         n_touched = 0
@@ -341,7 +341,7 @@ def search_update_epoch(
             trigram, order, beam_size, rule, unary,
         )  # fmt: skip
         if t >= 0:
-            backtrack(beam_labels, parents, t, 0, pred)
+            backtrack(beam_labels, parents, t, ZERO, pred)
             if not add_chain_delta(indptr, indices, data, lo, gold, pred, t + 1, order,
                                    trigrams, t + 1 == n, rows, coef, coef_sum, n_labels, 1.0,
                                    float(n_seen)):  # fmt: skip
@@ -393,7 +393,7 @@ def search_decisions(
             steps[b] = t
             found[b] = True
             if t >= 0:
-                backtrack(beam_labels, parents, t, 0, pred[token_start[b] :])
+                backtrack(beam_labels, parents, t, ZERO, pred[token_start[b] :])
                 margins[b] = best[t] - gold_score[t]
                 found[b] = look_up_token_pairs(rows, indptr, indices, lo, gold,
                                                pred[token_start[b] :], t + 1,

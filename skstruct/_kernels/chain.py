@@ -26,7 +26,7 @@ parallel lowering mis-handled a value typed None inside them (numba 0.68).
 import numpy as np
 from numba import prange
 
-from ._config import ONE, TRUE, njit, njit_parallel, serial_twin
+from ._config import ONE, TRUE, ZERO, njit, njit_parallel, serial_twin
 from .balance import balanced_parts, one_part, sentence_parts
 from .rows import add_token_scores, ensure, look_up_token_pairs, token_pair_slots
 from .values import feature_value
@@ -66,6 +66,9 @@ def split_by_order(coef, n_labels, order):
     L = n_labels
     a = L * (L + 2)
     if order == 2:
+        # a literal True, not _config.TRUE: with TRUE, BCFW's parallel chain oracles
+        # (bcfw.chain_oracles) gave other steps than the serial ones now and then (numba
+        # 0.68, tests/test_bcfw.py run beside tests/test_minibatch.py, 4 of 10 runs)
         return split_coef(coef, n_labels, True)
     return (
         coef[a:],
@@ -296,7 +299,7 @@ def add_chain_delta_to(
 ):  # fmt: skip
     """The parts of ``add_chain_delta`` for one weight array; ``slots`` from
     ``rows.token_pair_slots``."""
-    add_emission_delta_to(indptr, data, lo, gold, pred, n_tokens, slots, emission, scale, 0,
+    add_emission_delta_to(indptr, data, lo, gold, pred, n_tokens, slots, emission, scale, ZERO,
                           emission.shape[0])  # fmt: skip
     add_dense_delta_to(gold, pred, n_tokens, order, with_stop, transition, start, stop, trigram,
                        scale)  # fmt: skip
@@ -373,7 +376,7 @@ def thread_count(threads):
     """The threads a minibatch kernel runs on: ``threads``, or 1 for None (the kernels'
     way of saying "one thread, compile no parallel code")."""
     if threads is None:
-        return 1
+        return ONE
     return threads
 
 
@@ -558,7 +561,7 @@ def apply_chain_decisions(
     if threads is None:
         add_batch_emission_deltas_serial(indptr, data, offsets, labels, batch, token_start, pred,
                                          steps, entry_start, slots, emission, emission_sum,
-                                         n_seen, 1)  # fmt: skip
+                                         n_seen, ONE)  # fmt: skip
     else:
         add_batch_emission_deltas(indptr, data, offsets, labels, batch, token_start, pred, steps,
                                   entry_start, slots, emission, emission_sum, n_seen,
@@ -688,7 +691,7 @@ def lay_out_batch(indptr, offsets, batch, threads, starts, entry_start):
     batch_entry_starts(indptr, offsets, batch, entry_start)
     if threads is None:
         return one_part(batch.shape[0])
-    return sentence_parts(offsets, batch, threads, 1)
+    return sentence_parts(offsets, batch, threads, ONE)
 
 
 @njit

@@ -19,7 +19,7 @@ optional unary rule on top; backpointers say which rule and split.
 
 import numpy as np
 
-from ._config import njit
+from ._config import FALSE, njit
 
 NEG = -np.inf
 
@@ -100,11 +100,11 @@ def inside_outside(tags, n_symbols, binary, binary_score, left_start, unary, una
     binary (R,), unary (U,), root (n_symbols,))``. ``log Z`` is ``-inf`` (and the
     counts 0) where no tree spans the sentence."""
     inner, outer, log_z = _inside(tags, n_symbols, binary, binary_score, left_start, unary,
-                                  unary_score, root, False)  # fmt: skip
+                                  unary_score, root, FALSE)  # fmt: skip
     counts = (np.zeros(binary.shape[0]), np.zeros(unary.shape[0]), np.zeros(n_symbols))
     if log_z != NEG:
         _outside(inner, outer, log_z, binary, binary_score, left_start, unary, unary_score,
-                 root, counts, False)  # fmt: skip
+                 root, counts, FALSE)  # fmt: skip
     return log_z, counts[0], counts[1], counts[2]
 
 

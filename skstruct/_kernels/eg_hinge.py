@@ -10,7 +10,7 @@ objectives and the ``tol`` stops read off them.
 
 import numpy as np
 
-from ._config import TRUE, njit
+from ._config import TRUE, ZERO, njit
 from .bcfw import add_hamming_loss
 from .chain import longest_sentence, split_coef, unary_scores, viterbi_into
 from .tree_scores import arc_scores, single_root_penalty
@@ -104,10 +104,10 @@ def _chain_path_score(unary, path, n, transition, start, stop, work):
     stop, then its transitions summed (``work``: (>= n,) scratch)."""
     for t in range(n):
         work[t] = unary[t, path[t]]
-    score = pairwise_sum(work, 0, n) + start[path[0]] + stop[path[n - 1]]
+    score = pairwise_sum(work, ZERO, n) + start[path[0]] + stop[path[n - 1]]
     for t in range(1, n):
         work[t - 1] = transition[path[t - 1], path[t]]
-    return score + pairwise_sum(work, 0, n - 1)
+    return score + pairwise_sum(work, ZERO, n - 1)
 
 
 @njit
@@ -138,7 +138,7 @@ def _arc_sum(scores, heads, n, work):
     """``scores[heads, 1..n].sum()`` as numpy sums it."""
     for d in range(1, n + 1):
         work[d - 1] = scores[heads[d - 1], d]
-    return pairwise_sum(work, 0, n)
+    return pairwise_sum(work, ZERO, n)
 
 
 @njit

@@ -10,7 +10,7 @@ predecessor label, then rank, as there, so the best sequence is Viterbi's.
 
 import numpy as np
 
-from ._config import njit
+from ._config import ZERO, njit
 
 
 @njit
@@ -52,7 +52,7 @@ def kbest_paths(unary, transition, start, stop, k):
         count[0, c] = 1
     for t in range(1, n):
         for c in range(L):
-            size = 0
+            size = ZERO
             for p in range(L):
                 for r in range(count[t - 1, p]):
                     value = scores[t - 1, p, r] + transition[p, c]
@@ -62,7 +62,7 @@ def kbest_paths(unary, transition, start, stop, k):
             count[t, c] = size
     final_label = np.zeros(k, dtype=np.int32)
     final_rank = np.zeros(k, dtype=np.int32)
-    size = 0
+    size = ZERO
     for c in range(L):
         for r in range(count[n - 1, c]):
             size = _insert(keys, final_label, final_rank, size, k, scores[n - 1, c, r] + stop[c],

@@ -17,7 +17,7 @@ tree is its best tree (the same one where no two trees tie).
 
 import numpy as np
 
-from ._config import njit
+from ._config import FALSE, ZERO, njit
 from .anchored_cky import (
     NEG,
     TAG,
@@ -41,13 +41,13 @@ def _merge(lists, target, tails_a, tails_b, adds, rules, splits, first, last, k,
     ``adds[e]``; a derivation records the way's rule and split."""
     score, rule, split, rank_a, rank_b, count = lists
     keys, ways, left, right = heap
-    size = 0
+    size = ZERO
     for e in range(first, last):
         ta, tb = tails_a[e], tails_b[e]
         if count[ta] > 0 and count[tb] > 0:
             v = score[ta, 0] + score[tb, 0] + adds[e]
             if v > NEG:
-                size = _heap_push(keys, ways, left, right, size, v, e, 0, 0)
+                size = _heap_push(keys, ways, left, right, size, v, e, ZERO, ZERO)
     found = 0
     while size > 0 and found < k:
         v, e, i, j = keys[0], ways[0], left[0], right[0]
@@ -138,8 +138,8 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
                 score[2 * leaf, 0], count[2 * leaf] = 0.0, 1
             else:
                 _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j, none,
-                              0.0, False)  # fmt: skip
-                m = 0
+                              0.0, FALSE)  # fmt: skip
+                m = ZERO
                 for mid in range(i + 1, j):
                     for t in range(n_live[i, mid]):
                         b = live[i, mid, t]
@@ -149,7 +149,7 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
                             right = item[mid, j, c]
                             if not allowed[i, j, a] or right < 0 or count[2 * right + 1] == 0:
                                 continue
-                            t = binary_keys(atoms, r, i, mid, j, n_features, keys, 0)
+                            t = binary_keys(atoms, r, i, mid, j, n_features, keys, ZERO)
                             tails_a[m], tails_b[m] = 2 * left + 1, 2 * right + 1
                             adds[m] = label[a] + _total(coef, keys, t)
                             rules[m], splits[m], parents[m] = r, mid, a
@@ -177,7 +177,7 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
                 v = item[i, j, a]
                 if v < 0:
                     continue
-                m = 0
+                m = ZERO
                 tails_a[m], tails_b[m], adds[m], rules[m], splits[m] = 2 * v, unit, 0.0, -1, -1
                 m += 1
                 if allowed[i, j, a]:
@@ -188,21 +188,21 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
                             continue
                         tails_a[m], tails_b[m], rules[m], splits[m] = 2 * below, unit, u, -1
                         adds[m] = _unary_score(atoms, shapes, coef, n_features, keys, u, a, i, j,
-                                               none, 0.0, False)  # fmt: skip
+                                               none, 0.0, FALSE)  # fmt: skip
                         m += 1
-                _merge(lists, 2 * v + 1, tails_a, tails_b, adds, rules, splits, 0, m, k, heap)
+                _merge(lists, 2 * v + 1, tails_a, tails_b, adds, rules, splits, ZERO, m, k, heap)
                 if count[2 * v + 1] > 0:
                     live[i, j, n_live[i, j]] = a
                     n_live[i, j] += 1
     # the root: a symbol that may stand under it, over the whole sentence
-    m = 0
+    m = ZERO
     for a in range(n_symbols):
         v = item[0, n, a]
         if root_ok[a] and v >= 0 and count[2 * v + 1] > 0:
             tails_a[m], tails_b[m], rules[m], splits[m] = 2 * v + 1, unit, a, -1
             adds[m] = coef[root_key(a, n_features)]
             m += 1
-    _merge(lists, root, tails_a, tails_b, adds, rules, splits, 0, m, k, heap)
+    _merge(lists, root, tails_a, tails_b, adds, rules, splits, ZERO, m, k, heap)
     found = count[root]
     outputs = np.full((found, output_length(n)), -1, dtype=np.int32)
     for t in range(found):

@@ -8,7 +8,7 @@ A sentence of ``n`` words is positions ``1..n``; position 0 is the artificial ro
 
 import numpy as np
 
-from ._config import njit
+from ._config import TRUE, njit
 from .arc_features import (
     N_LABEL_TEMPLATES,
     N_SIBLING_TEMPLATES,
@@ -357,7 +357,7 @@ def scratch(longest, siblings):
     else:
         sib = np.empty((N, N, N))
     best_label = np.zeros((N, N), dtype=np.int64)
-    size = arc_width(N, True) + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES
+    size = arc_width(N, TRUE) + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES
     buffer = np.empty(size, dtype=np.int64)
     states = np.empty(N_LABEL_TEMPLATES, dtype=np.uint64)
     labels = np.zeros(N, dtype=np.int64)
