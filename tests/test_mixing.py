@@ -194,6 +194,38 @@ def test_ray_backend_gives_the_same_weights(data):
         ray.shutdown()
 
 
+class _RecordsOrders(StructuredPerceptron):
+    """Notes whether each epoch's visiting order came writable."""
+
+    def run_epoch(self, state, data, order):
+        self.writable_orders_.append(order.flags.writeable)
+        return super().run_epoch(state, data, order)
+
+
+def test_read_only_visiting_orders_reach_the_epochs_writable(data):
+    # ray hands a task read-only arrays, and numba compiled a whole epoch kernel again
+    # for a read-only visiting order (search_update_epoch, about 6 s on a cold worker)
+    from skstruct.engine import training_data
+    from skstruct.learners import _shard_cache, mixing
+
+    X, y = data
+    learner = _RecordsOrders(update="max_violation", random_state=0)
+    learner.writable_orders_ = []
+    state, (encoded, labels) = learner.init_state(X[:20], y[:20])
+    visit = np.arange(20)
+    visit.flags.writeable = False
+    fit_id = "read-only-visits"
+    shard = _shard_cache.ShardRef(fit_id, 0, training_data(encoded, labels, None))
+    full = (state.structure, state.coef, state.coef_sum, state.n_seen)
+    try:
+        result = mixing._shard_epochs(learner, shard, [visit, visit],
+                                      _shard_cache.WeightsRef(fit_id, 0, full=full))  # fmt: skip
+    finally:
+        _shard_cache.forget(fit_id)
+    assert isinstance(result, mixing._ShardResult)
+    assert learner.writable_orders_ == [True, True]
+
+
 class _KillOnce(StructuredPerceptron):
     """A learner whose first epoch on a dask worker kills that worker's process."""
 

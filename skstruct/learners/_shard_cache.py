@@ -72,11 +72,11 @@ def shard(ref):
     with _lock:
         entry = _entry(ref.fit_id)
         if ref.data is not None:
-            entry.shards[ref.index] = _writable(ref.data)
+            entry.shards[ref.index] = writable(ref.data)
         return entry.shards.get(ref.index)
 
 
-def _writable(data):
+def writable(data):
     """``data`` (arrays inside tuples and named tuples) with writable arrays: read-only
     ones are copied.
 
@@ -88,7 +88,7 @@ def _writable(data):
     if isinstance(data, np.ndarray):
         return data if data.flags.writeable else data.copy()
     if isinstance(data, tuple):
-        items = [_writable(item) for item in data]
+        items = [writable(item) for item in data]
         return type(data)(*items) if hasattr(data, "_fields") else tuple(items)
     return data
 

@@ -79,6 +79,8 @@ def _shard_epochs(learner, shard, visits, weights):
     # the state travels as an argument, so tasks sharing one learner object (the
     # threading backend) never see each other's weights
     started = time.perf_counter()
+    # ray hands a task read-only arrays, for which numba would compile the epoch again
+    visits = [_shard_cache.writable(visit) for visit in visits]
     with _one_thread_unless_asked():
         stats = [learner.run_epoch(state, data, visit) for visit in visits]
     # what the epochs changed, keyed by weight (see LinearChain.change_since): the
