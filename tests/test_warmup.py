@@ -172,7 +172,7 @@ def test_kernels_call_kernels_with_typed_flags_not_literals():
         import json
         import re
 
-        from skstruct import (CKY, BeamSearch, Eisner, ExponentiatedGradientSSVM,
+        from skstruct import (CKY, ArcEager, BeamSearch, Eisner, ExponentiatedGradientSSVM,
                               StructuredPerceptron, StructuredSVM)
         from skstruct.compilation import _chain_data, _tree_data
         from skstruct.trees import Tree
@@ -191,6 +191,8 @@ def test_kernels_call_kernels_with_typed_flags_not_literals():
         parser.predict_nbest(trees, k=3)
         StructuredPerceptron(Eisner(order=2), max_iter=1).fit(trees, heads).predict_nbest(
             trees, k=3)
+        StructuredPerceptron(ArcEager(beam_size=2), update="max_violation", max_iter=1).fit(
+            trees, heads).predict(trees)
         bracketed = ["( (S (NP (DT a) (NN b)) (VP (VB c) (NP (NN d)))) )",
                      "( (S (NP (NN d)) (VP (VB c) (NP (DT a) (NN b)))) )"]
         parses = [Tree.fromstring(text) for text in bracketed]
@@ -200,7 +202,7 @@ def test_kernels_call_kernels_with_typed_flags_not_literals():
         ExponentiatedGradientSSVM(CKY(), online=False, max_iter=1, tol=None).fit(words, parses)
         literal = {}
         for module, name, signature in signatures():
-            for value in re.findall(r"Literal\\[\\w+\\]\\(\\w+\\)", signature):
+            for value in re.findall(r"Literal\\[\\w+\\]\\([^)]*\\)", signature):
                 literal.setdefault(f"{module}.{name}", []).append(value)
         print(json.dumps([len(signatures()), literal]))
         """
