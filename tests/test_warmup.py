@@ -165,8 +165,8 @@ def test_kernels_call_kernels_with_typed_flags_not_literals():
     # (Literal[int](0)), and the callee compiled a copy for it beside the one that calls
     # from Python get: after fits and predictions of every family (k-best lists and
     # constituency trees included), no kernel of any module has a literal signature but
-    # those kept on purpose: chain.split_coef's True (see split_by_order) and k-best
-    # Eisner's order, a copy per order (1 or 2) of its helpers
+    # those kept on purpose: k-best Eisner's order, a copy per order (1 or 2) of its
+    # helpers
     last = _run(
         """
         import json
@@ -209,8 +209,6 @@ def test_kernels_call_kernels_with_typed_flags_not_literals():
     )
     n_signatures, literal = json.loads(last)
     assert n_signatures > 100
-    split_coef = literal.pop("chain.split_coef", ["Literal[bool](True)"])
-    assert set(split_coef) == {"Literal[bool](True)"}
     orders = {"Literal[int](1)", "Literal[int](2)"}
     for name in ("kbest_tree._kbest", "kbest_tree._merge", "kbest_tree._children",
                  "kbest_tree._incomplete_edges"):  # fmt: skip

@@ -62,21 +62,22 @@ def split_coef(coef, n_labels, trigrams):
 @njit
 def split_by_order(coef, n_labels, order):
     """``split_coef`` with a trigram array whatever the order (shape (0, 0, 0) below
-    order 2): what the ``prange`` kernels split by."""
+    order 2): what the ``prange`` kernels split by.
+
+    One return path, never through ``split_coef``: called with a flag typed ``bool``
+    rather than a literal, ``split_coef`` types its trigram optional, and numba 0.68's
+    parallel lowering mishandles optional values (BCFW's parallel chain oracles then
+    took other steps than the serial ones in 6 of 15 runs)."""
     L = n_labels
     a = L * (L + 2)
-    if order == 2:
-        # a literal True, not _config.TRUE: with TRUE, BCFW's parallel chain oracles
-        # (bcfw.chain_oracles) gave other steps than the serial ones now and then (numba
-        # 0.68, tests/test_bcfw.py run beside tests/test_minibatch.py: 6 of 15 runs; 0 of 19
-        # with True)
-        return split_coef(coef, n_labels, True)
+    side = L if order == 2 else 0
+    b = a + side * side * side
     return (
-        coef[a:],
+        coef[b:],
         coef[: L * L].reshape((L, L)),
         coef[L * L : L * (L + 1)],
         coef[L * (L + 1) : a],
-        coef[:0].reshape((0, 0, 0)),
+        coef[a:b].reshape((side, side, side)),
     )
 
 

@@ -200,3 +200,22 @@ def test_decoding_in_parts_decodes_alike(corpus, order, seed):
     assert (whole >= 0).all()
     np.testing.assert_array_equal(viterbi_paths(parts), whole)
     np.testing.assert_array_equal(beam_paths(parts), beam_paths([all_sentences]))
+
+
+@pytest.mark.parametrize("order", [0, 1, 2])
+def test_split_by_order_is_split_coef_with_a_trigram_array(order):
+    # the prange kernels' split: split_coef's views, and an empty trigram below order 2
+    # (never an optional one: numba's parallel lowering mishandles those)
+    L = 3
+    coef = np.arange(chain.n_structure_weights(L, order) + 7, dtype=np.float64)
+    views = chain.split_by_order(coef, L, order)
+    expected = chain.split_coef(coef, L, True if order == 2 else None)
+    for got, want in zip(views[:4], expected[:4]):
+        np.testing.assert_array_equal(got, want)
+        assert np.shares_memory(got, coef)
+    if order == 2:
+        np.testing.assert_array_equal(views[4], expected[4])
+    else:
+        assert expected[4] is None and views[4].shape == (0, 0, 0)
+    for signature in chain.split_by_order.nopython_signatures:
+        assert "Optional" not in str(signature.return_type)
