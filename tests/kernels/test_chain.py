@@ -204,17 +204,24 @@ def test_decoding_in_parts_decodes_alike(corpus, order, seed):
 
 @pytest.mark.parametrize("order", [0, 1, 2])
 def test_split_by_order_is_split_coef_with_a_trigram_array(order):
-    # the prange kernels' split: split_coef's views, and an empty trigram below order 2
-    # (never an optional one: numba's parallel lowering mishandles those)
+    # the prange kernels' split: the layout's views, and an empty trigram below order 2
+    # (never an optional one: numba's parallel lowering mishandles those); split_coef
+    # gives the same views with the trigram None below order 2
     L = 3
     coef = np.arange(chain.n_structure_weights(L, order) + 7, dtype=np.float64)
+    a, m = L * (L + 2), (L**3 if order == 2 else 0)
+    side = L if m else 0
+    layout = [coef[a + m :], coef[: L * L].reshape(L, L), coef[L * L : L * (L + 1)],
+              coef[L * (L + 1) : a], coef[a : a + m].reshape(side, side, side)]  # fmt: skip
     views = chain.split_by_order(coef, L, order)
     expected = chain.split_coef(coef, L, True if order == 2 else None)
-    for got, want in zip(views[:4], expected[:4]):
+    for got, split, want in zip(views[:4], expected[:4], layout[:4]):
         np.testing.assert_array_equal(got, want)
+        np.testing.assert_array_equal(split, want)
         assert np.shares_memory(got, coef)
+    np.testing.assert_array_equal(views[4], layout[4])
     if order == 2:
-        np.testing.assert_array_equal(views[4], expected[4])
+        np.testing.assert_array_equal(expected[4], layout[4])
     else:
         assert expected[4] is None and views[4].shape == (0, 0, 0)
     for signature in chain.split_by_order.nopython_signatures:
