@@ -34,6 +34,7 @@ from skstruct.datasets import (
     fetch_ptb_sample,
     fetch_treebank,
     fetch_ud,
+    load_conllu,
 )
 from skstruct.datasets._home import DATA_ENV_VAR, default_data_home
 from skstruct.datasets._sources import FETCHERS, FILES
@@ -140,6 +141,34 @@ def sparse_rows(monkeypatch):
 def corpus():
     """``corpus(folder)``: the Path of a real corpus folder; fails the test when it is missing."""
     return find_corpus
+
+
+@pytest.fixture(scope="session")
+def conllu_head(corpus, tmp_path_factory):
+    """``conllu_head(folder, name, n, labelled=False)``: the first ``n`` sentences of the
+    CoNLL-U (or CoNLL-X) file ``name`` of corpus ``folder``, as
+    :func:`~skstruct.datasets.load_conllu` returns them, ``(X, y)``.
+
+    Only those sentences are parsed: tests take a few hundred to a few thousand, and
+    reading the whole file costs more than the test (English-EWT's training file, 12,543
+    sentences, took about 3 s)."""
+    tmp = tmp_path_factory.mktemp("conllu_head")
+
+    def head(folder, name, n, labelled=False):
+        text = (corpus(folder) / name).read_text(encoding="utf-8")
+        blocks = [block for block in text.split("\n\n") if block.strip()][:n]
+        path = tmp / f"{folder}-{n}-{name}"
+        path.write_text("\n\n".join(blocks) + "\n", encoding="utf-8")
+        return load_conllu(path, labelled=labelled)
+
+    return head
+
+
+@pytest.fixture(scope="session")
+def ewt_head(conllu_head):
+    """``ewt_head(split, n)``: the first ``n`` sentences of English-EWT's ``split``
+    ("train", "dev" or "test"), without their heads (``conllu_head``'s X)."""
+    return lambda split, n: conllu_head("ud-ewt", f"en_ewt-ud-{split}.conllu", n)[0]
 
 
 @pytest.fixture(scope="session")

@@ -17,7 +17,7 @@ PREDICTED = {2, 3, 4, 5, 6, 7, 8}
 @pytest.fixture(scope="module")
 def ewt_files(corpus, tmp_path_factory):
     folder, tmp = corpus("ud-ewt"), tmp_path_factory.mktemp("ud")
-    train = _blocks(folder / "en_ewt-ud-train.conllu", 300, "train.conllu", tmp)
+    train = _blocks(folder / "en_ewt-ud-train.conllu", 150, "train.conllu", tmp)
     dev = _blocks(folder / "en_ewt-ud-dev.conllu", 60, "dev.conllu", tmp)
     return train, dev
 
@@ -29,7 +29,7 @@ def test_train_predict_evaluate(ewt_files, tmp_path, capsys):
     status, out, err = _run(capsys, "train --task ud --max-iter 2 --n-jobs 2 --train", train,
                             "--dev", dev, "--model", model, "--corpora conll2000")  # fmt: skip
     assert status == 0, err
-    assert "a UD pipeline trained on 300 sentences" in out
+    assert "a UD pipeline trained on 150 sentences" in out
     assert [c.source for c in load(model).corpora_] == ["conll2000"]
     assert "CoNLL 2018 scores (gold tokenization): UPOS" in out
     assert isinstance(load(model), UDPipeline)

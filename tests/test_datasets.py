@@ -542,3 +542,10 @@ def test_make_chain_data_is_sticky_and_learnable():
 def test_make_chain_data_rejects_bad_arguments(kwargs, match):
     with pytest.raises(ValueError, match=match):
         make_chain_data(**kwargs)
+
+
+@pytest.mark.data
+def test_the_conllu_head_fixture_reads_what_load_conllu_reads(corpus, conllu_head):
+    """The tests' quick reader of a file's first sentences gives load_conllu's slice."""
+    X, y = load_conllu(corpus("ptb-sample") / "test.conllu", labelled=True)
+    assert conllu_head("ptb-sample", "test.conllu", 100, labelled=True) == (X[:100], y[:100])

@@ -39,8 +39,8 @@ from tests.kernels.test_tree import _sentence
 from tests.test_contract import _parses, _tree_data
 
 N_FEATURES, N_LABELS = 5, 3
-# seen: F1 91.27 and UAS 79.06 (2026-11-22); the floors leave room for rounding
-# differences across machines
+# seen: F1 90.77 (1,000 training sentences; 91.27 on 2,000) and UAS 79.06 (2026-11-22,
+# 2026-11-27); the floors leave room for rounding differences across machines
 F1_FLOOR, UAS_FLOOR = 0.90, 0.77
 
 
@@ -572,7 +572,7 @@ def test_chunking_a_conll2000_sample(corpus):
     home = corpus("conll2000").parent
     train = fetch_conll2000("train", data_home=home, download_if_missing=False)
     test = fetch_conll2000("test", data_home=home, download_if_missing=False)
-    X, y = crfsuite_tutorial_features(train.data[:2000]), train.target[:2000]
+    X, y = crfsuite_tutorial_features(train.data[:1000]), train.target[:1000]
     X_test, y_test = crfsuite_tutorial_features(test.data[:500]), test.target[:500]
     model = ExponentiatedGradientSSVM(C=0.1, max_iter=8, tol=None, random_state=0).fit(X, y)
     history = model.history_
@@ -582,8 +582,8 @@ def test_chunking_a_conll2000_sample(corpus):
 
 
 @pytest.mark.data
-def test_parsing_a_ptb_sample(corpus):
-    X, y = load_conllu(corpus("ptb-sample") / "train.conllu")
+def test_parsing_a_ptb_sample(corpus, conllu_head):
+    X, y = conllu_head("ptb-sample", "train.conllu", 400)
     X_test, y_test = load_conllu(corpus("ptb-sample") / "test.conllu")
     model = ExponentiatedGradientSSVM(decoder=Eisner(projectivize=True), C=0.03, max_iter=4,
                                       tol=None, random_state=0)  # fmt: skip

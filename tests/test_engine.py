@@ -19,7 +19,7 @@ from skstruct import (
     TokenFeatures,
     Viterbi,
 )
-from skstruct.datasets import load_conllu, make_chain_data
+from skstruct.datasets import make_chain_data
 from skstruct.decoders import DECODERS, Decoder
 from skstruct.engine._fused import chain_search_epoch, fused_epoch
 from skstruct.learners import BaseStructuredLearner
@@ -29,9 +29,8 @@ from tests.test_updates import _PlainStandard
 
 
 @pytest.fixture(scope="module")
-def ptb(corpus):
-    X, y = load_conllu(corpus("ptb-sample") / "train.conllu")
-    return X[:120], y[:120]
+def ptb(conllu_head):
+    return conllu_head("ptb-sample", "train.conllu", 120)
 
 
 #: Phrase-structure trees for the constituency decoders.

@@ -19,7 +19,7 @@ from skstruct import (
     TokenFeatures,
     Viterbi,
 )
-from skstruct.datasets import load_conllu, make_chain_data
+from skstruct.datasets import make_chain_data
 from skstruct.engine._fused import fused_epoch
 from tests.test_engine import _unfused
 from tests.test_swvp import _ranges_to_sets
@@ -42,9 +42,8 @@ def chains():
 
 
 @pytest.fixture(scope="module")
-def ptb(corpus):
-    X, y = load_conllu(corpus("ptb-sample") / "train.conllu")
-    return X[:100], y[:100]
+def ptb(conllu_head):
+    return conllu_head("ptb-sample", "train.conllu", 100)
 
 
 @pytest.mark.parametrize(

@@ -16,16 +16,14 @@ def test_labels_round_trip_every_feature_set_of_english_ewt(corpus):
     assert len({feats_label(feats) for feats in sets}) < 200
 
 
-def test_the_morphological_tagger_learns_english_ewt(corpus):
-    folder = corpus("ud-ewt")
-    X, _ = load_conllu(folder / "en_ewt-ud-train.conllu")
-    dev, _ = load_conllu(folder / "en_ewt-ud-dev.conllu")
-    feats = PredictedFeats(max_iter=2, random_state=0).fit(X[:2000])
-    predicted = feats.transform(dev[:400])
+def test_the_morphological_tagger_learns_english_ewt(ewt_head):
+    X, dev = ewt_head("train", 2000), ewt_head("dev", 400)
+    feats = PredictedFeats(max_iter=2, random_state=0).fit(X)
+    predicted = feats.transform(dev)
     assert all(
         {**t, "feats": p["feats"]} == p for s, q in zip(dev, predicted) for t, p in zip(s, q)
     )
-    assert conll18_scores(dev[:400], predicted)["UFeats"].f1 > 0.9
+    assert conll18_scores(dev, predicted)["UFeats"].f1 > 0.9
     assert feats.predict(dev[:1]) == [[feats_label(t["feats"]) for t in predicted[0]]]
 
 

@@ -25,10 +25,9 @@ from tests import naive
 
 
 @pytest.fixture(scope="module")
-def ptb(corpus):
-    X, y = load_conllu(corpus("ptb-sample") / "train.conllu")
+def ptb(corpus, conllu_head):
     X_test, y_test = load_conllu(corpus("ptb-sample") / "test.conllu")
-    return X[:500], y[:500], X_test, y_test
+    return *conllu_head("ptb-sample", "train.conllu", 500), X_test, y_test
 
 
 def _uas(model, X, y):
@@ -244,10 +243,9 @@ def test_a_mixed_assignment_that_is_not_a_tree_is_scored_by_its_arcs():
 
 
 @pytest.fixture(scope="module")
-def spanish(corpus):
-    X, y = load_conllu(corpus("conll2007-es") / "train.conll", labelled=True)
-    X_test, y_test = load_conllu(corpus("conll2007-es") / "test.conll", labelled=True)
-    return X[:300], y[:300], X_test[:150], y_test[:150]
+def spanish(conllu_head):
+    train = conllu_head("conll2007-es", "train.conll", 300, labelled=True)
+    return *train, *conllu_head("conll2007-es", "test.conll", 150, labelled=True)
 
 
 @pytest.mark.data

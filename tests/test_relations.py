@@ -4,7 +4,6 @@ and the labeller on real UD data."""
 import pytest
 
 from skstruct import PredictedRelations
-from skstruct.datasets import load_conllu
 from skstruct.metrics import conll18_scores
 from skstruct.morphology import feats_label
 from skstruct.relations import ROOT, relation_fields
@@ -82,12 +81,10 @@ def test_fields_of_a_sentence_by_hand():
     assert rows[6]["sibling"] == "ADV"  # "." after "loudly" under "barked"
 
 
-def test_the_labeller_learns_english_ewt(corpus):
-    folder = corpus("ud-ewt")
-    X, _ = load_conllu(folder / "en_ewt-ud-train.conllu")
-    dev, _ = load_conllu(folder / "en_ewt-ud-dev.conllu")
-    relations = PredictedRelations(max_iter=2, random_state=0).fit(X[:800])
-    unlabelled = [[{**t, "deprel": None} for t in s] for s in dev[:400]]
+def test_the_labeller_learns_english_ewt(ewt_head):
+    X, dev = ewt_head("train", 800), ewt_head("dev", 400)
+    relations = PredictedRelations(max_iter=2, random_state=0).fit(X)
+    unlabelled = [[{**t, "deprel": None} for t in s] for s in dev]
     predicted = relations.transform(unlabelled)
     assert all(
         {**t, "deprel": p["deprel"]} == p
@@ -95,7 +92,7 @@ def test_the_labeller_learns_english_ewt(corpus):
         for t, p in zip(s, q)
     )
     # gold heads: LAS is the labels' accuracy
-    assert conll18_scores(dev[:400], predicted)["LAS"].f1 > 0.85
+    assert conll18_scores(dev, predicted)["LAS"].f1 > 0.85
     assert relations.predict(dev[:1]) == [[t["deprel"] for t in relations.transform(dev[:1])[0]]]
 
 
