@@ -244,7 +244,7 @@ def test_a_mixed_assignment_that_is_not_a_tree_is_scored_by_its_arcs():
 
 @pytest.fixture(scope="module")
 def spanish(conllu_head):
-    train = conllu_head("conll2007-es", "train.conll", 300, labelled=True)
+    train = conllu_head("conll2007-es", "train.conll", 150, labelled=True)
     return *train, *conllu_head("conll2007-es", "test.conll", 150, labelled=True)
 
 

@@ -220,7 +220,7 @@ def test_encode_equals_encoding_the_dicts_on_real_data(corpus):
     train = fetch_conll2000("train", data_home=corpus("conll2000").parent)
     test = fetch_conll2000("test", data_home=corpus("conll2000").parent)
     for feats in (TokenFeatures(), TokenFeatures(window=2, columns=["pos"])):
-        _assert_same_encoding(feats, train.data[:500], test.data[:200])
+        _assert_same_encoding(feats, train.data[:250], test.data[:100])
     X, _ = load_conllu(corpus("ptb-sample") / "dev.conllu")
     _assert_same_encoding(TokenFeatures(columns=["xpos", "feats"]), X[:100], X[100:])
 
