@@ -38,7 +38,8 @@ def _assert_same_fit(a, b):
 @pytest.fixture(scope="module")
 def chains():
     # 60 labels: the emission pool fills up inside batches, so growing is exercised
-    return make_chain_data(200, n_labels=60, n_words=200, random_state=3)
+    # (13 to 18 times in each fit of test_n_jobs_never_changes_a_chain_fit, measured)
+    return make_chain_data(100, n_labels=60, n_words=200, random_state=3)
 
 
 @pytest.fixture(scope="module")
