@@ -23,12 +23,19 @@ The wall time of a mixing fit with ``S`` workers (one shard each) is modelled as
 
 The model is checked against the measured 2-worker wall times, and predicts the speed-up
 ``T_serial / T(S)`` at 4, 8, 16 and 64 workers on one machine (loky) and on a cluster
-(dask), drawn into ``docs/figures/mixing_speedup_model.png``.
+(dask), drawn into ``--figure`` (``docs/figures/mixing_speedup_model.png``). With
+``--many-workers FILE`` (the JSON of ``mixing_many_workers.py``, the same corpus and
+learner measured on a machine with a core per worker), the speed-ups measured there are
+printed and drawn beside the predicted ones.
 
 Run: ``python benchmarks/mixing_speedup_model.py [--n-train N] [--shards 2 4 8 16]
-[--max-rounds 40]`` (Brown POS tagging, exact first-order Viterbi; ``--n-train`` None:
-all but the 1,000 held-out sentences: on a 2-core machine an epoch of those takes
-about 65 s, so the measurement takes hours; 4,000 sentences take minutes).
+[--max-rounds 40] [--learner beam] [--input tokens]`` (Brown POS tagging; the learners
+and inputs of ``bench_mixing.py``, by default exact first-order Viterbi on tutorial
+dicts). ``--n-train`` None: all but the 1,000 held-out sentences. A Viterbi epoch's cost
+grows faster than the data, as the emission rows fill (4,000, 8,000 and 16,000 sentences:
+4.5, 12.5 and 37.8 s on 2 cores; all 56,340: 405 s on a lent 16-core machine), so that
+measurement takes many hours; with ``--learner beam`` an epoch of all of Brown takes
+about 3 s and the whole script 15 minutes.
 """
 
 import argparse
@@ -38,16 +45,17 @@ from pathlib import Path
 import joblib
 import numpy as np
 from _corpora import brown_pos
+from bench_mixing import LEARNERS, learner_for
 
-from skstruct import ParameterMixing, StructuredPerceptron
+from skstruct import ParameterMixing
 
 FIGURE = Path(__file__).resolve().parents[1] / "docs" / "figures" / "mixing_speedup_model.png"
 PREDICTED = [2, 4, 8, 16, 64]
 
 
-def _mixing(n_shards, rounds, n_jobs):
-    return ParameterMixing(StructuredPerceptron(random_state=0), n_shards=n_shards,
-                           max_iter=rounds, n_jobs=n_jobs, random_state=0)  # fmt: skip
+def _mixing(args, n_shards, rounds, n_jobs):
+    return ParameterMixing(learner_for(args), n_shards=n_shards, max_iter=rounds,
+                           n_jobs=n_jobs, random_state=0)  # fmt: skip
 
 
 def _later(history, key):
@@ -62,12 +70,23 @@ def main():
     parser.add_argument("--shards", type=int, nargs="+", default=[2, 4, 8, 16])
     parser.add_argument("--max-rounds", type=int, default=40)
     parser.add_argument("--tolerance", type=float, default=0.3)
+    parser.add_argument("--learner", choices=sorted(LEARNERS), default="viterbi")
+    parser.add_argument("--input", choices=["dicts", "tokens"], default="dicts")
+    parser.add_argument(
+        "--many-workers", type=Path,
+        help="JSON of mixing_many_workers.py (the same corpus and learner, measured on a "
+        "machine with a core per worker): its measured speed-ups go beside the predicted",
+    )  # fmt: skip
+    parser.add_argument("--figure", type=Path, default=FIGURE)
     args = parser.parse_args()
+    args.n_features = None  # bench_mixing's learner_for: no hashing
     n_train = args.n_train or 56_340
-    X, y, X_dev, y_dev = brown_pos(n_train=n_train)
+    X, y, X_dev, y_dev = brown_pos(n_train=n_train, tokens=args.input == "tokens")
+    # the learner's kernels compiled (or loaded) before any timing
+    learner_for(args).set_params(max_iter=1).fit(X[:200], y[:200]).predict(X_dev[:2])
 
     start = time.perf_counter()
-    serial = StructuredPerceptron(max_iter=10, random_state=0).fit(X, y)
+    serial = learner_for(args).set_params(max_iter=10).fit(X, y)
     serial_wall = time.perf_counter() - start
     epoch = sum(r["seconds"] for r in serial.history_) / 10
     setup = serial_wall - 10 * epoch
@@ -80,7 +99,7 @@ def main():
     measured = {}
     for n_shards in args.shards:
         with joblib.parallel_config(backend="threading"):
-            model = _mixing(n_shards, args.max_rounds, 1).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+            model = _mixing(args, n_shards, args.max_rounds, 1).fit(X, y, X_dev=X_dev, y_dev=y_dev)
         curve = [100 * r["dev_score"] for r in model.history_]
         reached = next((t + 1 for t, score in enumerate(curve) if score >= target), None)
         measured[n_shards] = {
@@ -104,7 +123,7 @@ def main():
     except ImportError:
         distributed = None
     for engine in engines:
-        _mixing(2, 1, 2).fit(X[:200], y[:200])  # workers started, kernels loaded
+        _mixing(args, 2, 1, 2).fit(X[:200], y[:200])  # workers started, kernels loaded
         if engine == "dask":
             with (
                 distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
@@ -112,13 +131,13 @@ def main():
                 distributed.Client(cluster),
                 joblib.parallel_config(backend="dask"),
             ):  # fmt: skip
-                _mixing(2, 1, 2).fit(X[:200], y[:200])
+                _mixing(args, 2, 1, 2).fit(X[:200], y[:200])
                 start = time.perf_counter()
-                model = _mixing(2, rounds_two, 2).fit(X, y)
+                model = _mixing(args, 2, rounds_two, 2).fit(X, y)
                 wall = time.perf_counter() - start
         else:
             start = time.perf_counter()
-            model = _mixing(2, rounds_two, 2).fit(X, y)
+            model = _mixing(args, 2, rounds_two, 2).fit(X, y)
             wall = time.perf_counter() - start
         per_round = _later(model.history_, "seconds")
         ship = (
@@ -138,7 +157,8 @@ def main():
         growth = float(np.polyfit(logs[:, 0], logs[:, 1], 1)[0])
         print(f"rounds grow as S ** {growth:.2f} over {sorted(reached)} shards")
 
-    def predict(n_shards, engine):
+    def predict(n_shards, engine, rounds=None):
+        """(rounds, wall clock) at ``n_shards`` workers; ``rounds`` given: that many."""
         cost = measured.get(n_shards)
         if cost is None:
             last = max(measured)
@@ -147,7 +167,7 @@ def main():
                 rounds = int(np.ceil(rounds * (n_shards / last) ** growth))
             cost = dict(rounds=rounds, compute=measured[last]["compute"] * last / n_shards,
                         mix=measured[last]["mix"] * n_shards / last)  # fmt: skip
-        rounds = cost["rounds"]
+        rounds = rounds or cost["rounds"]
         if rounds is None:
             return None, None
         e = engines[engine]
@@ -157,7 +177,7 @@ def main():
 
     print(f"\nmodel check, 2 workers, {rounds_two} rounds: "
           + ", ".join(f"{engine} measured {e['wall']:.2f} s, predicted "
-                      f"{predict(2, engine)[1]:.2f} s (ship {e['ship']:.3f} s a round)"
+                      f"{predict(2, engine, rounds_two)[1]:.2f} s (ship {e['ship']:.3f} s a round)"
                       for engine, e in engines.items()))  # fmt: skip
     print(f"{'workers':>8}{'rounds':>8}" + "".join(f"{e + ' s':>12}{e + ' x':>8}" for e in engines))
     figure = {engine: [] for engine in engines}
@@ -172,10 +192,53 @@ def main():
             cells += f"{wall:12.2f}{serial_wall / wall:8.2f}"
             figure[engine].append((n_shards, serial_wall / wall))
         print(f"{n_shards:>8}{rounds if rounds else '>' + str(args.max_rounds):>8}{cells}")
-    _draw(figure, serial_wall)
+    measured_elsewhere = (
+        _many_workers(args.many_workers, args.tolerance) if args.many_workers else {}
+    )
+    _draw(figure, serial_wall, measured_elsewhere, args, len(X))
 
 
-def _draw(figure, serial_wall):
+def _many_workers(path, tolerance):
+    """The speed-ups ``mixing_many_workers.py`` measured (``{S: speed-up}``, loky), printed
+    beside the per-round costs they rest on: the serial 10-epoch wall clock there (its
+    set-up and ten times its mean epoch), and the time each fit took to reach that
+    machine's serial accuracy less ``tolerance`` (its rounds' wall clock and set-up, not
+    the held-out scoring)."""
+    import json
+
+    found = json.loads(path.read_text())
+    serial = found["serial"]
+    serial_wall = serial["setup"] + 10 * float(np.mean(serial["epochs"]))
+    target = serial["accuracy"] - tolerance
+    print(f"\nmeasured on {found['machine']['cores']} cores ({path.name}): serial 10 "
+          f"epochs {serial_wall:.2f} s, accuracy {serial['accuracy']:.2f}, target "
+          f"{target:.2f}")  # fmt: skip
+    speedups = {}
+    for engine in ("loky", "dask"):
+        for workers, fit in sorted(found.get(engine, {}).items(), key=lambda i: int(i[0])):
+            rows = fit["rounds"]
+            later = rows[1:] or rows
+            costs = {
+                k: float(np.mean([r[k] for r in later])) for k in ("seconds", "compute", "mix")
+            }
+            line = (f"{engine} x{workers}: a round {costs['seconds']:.3f} s (compute "
+                    f"{costs['compute']:.3f}, mix {costs['mix']:.3f}, other "
+                    f"{costs['seconds'] - costs['compute'] - costs['mix']:.3f})")  # fmt: skip
+            curve = [r["accuracy"] for r in rows]
+            reached = next((t for t, a in enumerate(curve) if a is not None and a >= target), None)
+            if reached is not None:
+                scoring = sum(r["scoring"] or 0.0 for r in rows[: reached + 1])
+                wall = rows[reached]["elapsed"] - scoring
+                speedups[int(workers)] = serial_wall / wall
+                line += (f"; {reached + 1} rounds to {target:.2f} in {wall:.2f} s: "
+                         f"{serial_wall / wall:.2f}x the serial")  # fmt: skip
+            elif curve and curve[-1] is not None:
+                line += f"; {len(rows)} rounds reached {curve[-1]:.2f}, not {target:.2f}"
+            print(line)
+    return speedups
+
+
+def _draw(figure, serial_wall, measured_elsewhere, args, n_train):
     import matplotlib
 
     matplotlib.use("Agg")
@@ -185,15 +248,19 @@ def _draw(figure, serial_wall):
     for engine, points in figure.items():
         if points:
             ax.plot(*zip(*points), marker="o", label=f"{engine} (predicted)")
+    if measured_elsewhere:
+        ax.plot(*zip(*sorted(measured_elsewhere.items())), marker="s", linestyle="none",
+                color="black", label="loky (measured, 16 cores)")  # fmt: skip
     ax.axhline(1.0, color="grey", linewidth=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("workers (one shard each)")
     ax.set_ylabel("speed-up over serial")
-    ax.set_title(f"Iterative mixing, Brown (serial {serial_wall:.0f} s)")
+    ax.set_title(f"Iterative mixing, Brown {n_train:,} sentences, {args.learner}\n"
+                 f"(serial 10 epochs {serial_wall:.0f} s)", fontsize=9)  # fmt: skip
     ax.legend()
     fig.tight_layout()
-    fig.savefig(FIGURE, dpi=100)
-    print(f"saved {FIGURE}")
+    fig.savefig(args.figure, dpi=100)
+    print(f"saved {args.figure}")
 
 
 if __name__ == "__main__":
