@@ -81,7 +81,7 @@ def learner_for(args):
 def mixing(args, n_rounds):
     return ParameterMixing(
         learner_for(args), n_shards=args.n_shards, max_iter=n_rounds, n_jobs=args.n_shards,
-        encode_on=args.encode_on, random_state=0,
+        encode_on=args.encode_on, mix_over=args.mix_over, random_state=0,
     )  # fmt: skip
 
 
@@ -115,6 +115,10 @@ def main():
     parser.add_argument(
         "--n-features", type=int, help="hash features into this many columns (--input tokens)"
     )
+    parser.add_argument(
+        "--mix-over", choices=["changed", "all"], default="changed",
+        help="ParameterMixing's mix_over",
+    )  # fmt: skip
     args = parser.parse_args()
     load, metric, metric_name = CORPORA[args.corpus]
     sizes = {"n_train": args.n_train} if args.n_train else {}

@@ -84,6 +84,7 @@ def main():
                     inner,
                     n_shards=args.n_shards,
                     iterative=iterative,
+                    mix_over="all",  # the paper's mixture of whole vectors
                     max_iter=k,
                     n_jobs=2,
                     random_state=0,
@@ -143,6 +144,7 @@ def main():
                     StructuredPerceptron(average=False, random_state=0),
                     n_shards=n_shards,
                     mixing=mixing_kind,
+                    mix_over="all",
                     max_iter=args.epochs,
                     n_jobs=2,
                     random_state=0,

@@ -44,7 +44,7 @@ from skstruct import ParameterMixing
 
 def _mixing(args, n_shards, rounds):
     return ParameterMixing(learner_for(args), n_shards=n_shards, max_iter=rounds,
-                           n_jobs=n_shards, random_state=0)  # fmt: skip
+                           n_jobs=n_shards, mix_over=args.mix_over, random_state=0)  # fmt: skip
 
 
 def _rounds(history):
@@ -72,6 +72,7 @@ def main():
     parser.add_argument("--workers", type=int, nargs="+", default=[16, 8])
     parser.add_argument("--learner", choices=sorted(LEARNERS), default="viterbi")
     parser.add_argument("--input", choices=["dicts", "tokens"], default="dicts")
+    parser.add_argument("--mix-over", choices=["changed", "all"], default="changed")
     parser.add_argument("--serial-epochs", type=int, default=1)
     parser.add_argument("--max-rounds", type=int, default=25)
     parser.add_argument("--dask-rounds", type=int, default=3)

@@ -10,7 +10,10 @@ rounds, it should catch up with more rounds. Variants: ``mixing="error"`` (shard
 weighted by their mistakes, McDonald et al.'s alternative), unshuffled shards
 (``shuffle=False``: the corpus split in order) and two epochs a round
 (``epochs_per_round=2``: each shard trains twice as long between mixes; 10 such rounds
-cost the training of 20 rounds of one epoch).
+cost the training of 20 rounds of one epoch), all mixing whole weight vectors as the
+paper does (``mix_over="all"``), and the default, each weight mixed over the shards
+that changed it (``mix_over="changed"``): under the paper's mixture a feature seen in one
+shard moves half as far as that shard moved it, every round.
 
 Run: ``python benchmarks/mixing_ner_curves.py [--rounds 10 20 30]`` (threads: the models
 do not depend on the backend). Prints the dev token accuracy per epoch or round (the
@@ -28,10 +31,11 @@ from skstruct.features import crfsuite_tutorial_features
 from skstruct.metrics import span_f1_score
 
 VARIANTS = {
-    "uniform, shuffled": {},
-    "error, shuffled": {"mixing": "error"},
-    "uniform, in order": {"shuffle": False},
-    "uniform, 2 epochs a round": {"epochs_per_round": 2},
+    "uniform, shuffled": {"mix_over": "all"},
+    "error, shuffled": {"mixing": "error", "mix_over": "all"},
+    "uniform, in order": {"shuffle": False, "mix_over": "all"},
+    "uniform, 2 epochs a round": {"epochs_per_round": 2, "mix_over": "all"},
+    "each weight over the shards that changed it": {"mix_over": "changed"},
 }
 
 

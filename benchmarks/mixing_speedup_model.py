@@ -55,7 +55,7 @@ PREDICTED = [2, 4, 8, 16, 64]
 
 def _mixing(args, n_shards, rounds, n_jobs):
     return ParameterMixing(learner_for(args), n_shards=n_shards, max_iter=rounds,
-                           n_jobs=n_jobs, random_state=0)  # fmt: skip
+                           n_jobs=n_jobs, mix_over=args.mix_over, random_state=0)  # fmt: skip
 
 
 def _later(history, key):
@@ -77,6 +77,7 @@ def main():
         help="JSON of mixing_many_workers.py (the same corpus and learner, measured on a "
         "machine with a core per worker): its measured speed-ups go beside the predicted",
     )  # fmt: skip
+    parser.add_argument("--mix-over", choices=["changed", "all"], default="changed")
     parser.add_argument("--figure", type=Path, default=FIGURE)
     args = parser.parse_args()
     args.n_features = None  # bench_mixing's learner_for: no hashing
@@ -207,10 +208,13 @@ def _many_workers(path, tolerance):
     import json
 
     found = json.loads(path.read_text())
+    # files of before mix_over existed mixed whole vectors
+    mix_over = found["args"].get("mix_over", "all")
     serial = found["serial"]
     serial_wall = serial["setup"] + 10 * float(np.mean(serial["epochs"]))
     target = serial["accuracy"] - tolerance
-    print(f"\nmeasured on {found['machine']['cores']} cores ({path.name}): serial 10 "
+    print(f"\nmeasured on {found['machine']['cores']} cores ({path.name}, mix_over="
+          f"{mix_over!r}): serial 10 "
           f"epochs {serial_wall:.2f} s, accuracy {serial['accuracy']:.2f}, target "
           f"{target:.2f}")  # fmt: skip
     speedups = {}
@@ -235,7 +239,7 @@ def _many_workers(path, tolerance):
             elif curve and curve[-1] is not None:
                 line += f"; {len(rows)} rounds reached {curve[-1]:.2f}, not {target:.2f}"
             print(line)
-    return speedups
+    return {"speedups": speedups, "mix_over": mix_over, "cores": found["machine"]["cores"]}
 
 
 def _draw(figure, serial_wall, measured_elsewhere, args, n_train):
@@ -248,15 +252,18 @@ def _draw(figure, serial_wall, measured_elsewhere, args, n_train):
     for engine, points in figure.items():
         if points:
             ax.plot(*zip(*points), marker="o", label=f"{engine} (predicted)")
-    if measured_elsewhere:
-        ax.plot(*zip(*sorted(measured_elsewhere.items())), marker="s", linestyle="none",
-                color="black", label="loky (measured, 16 cores)")  # fmt: skip
+    if measured_elsewhere and measured_elsewhere["speedups"]:
+        ax.plot(*zip(*sorted(measured_elsewhere["speedups"].items())), marker="s",
+                linestyle="none", color="black",
+                label=f"loky (measured, {measured_elsewhere['cores']} cores, "
+                      f"mix_over={measured_elsewhere['mix_over']!r})")  # fmt: skip
     ax.axhline(1.0, color="grey", linewidth=0.8)
     ax.set_xscale("log", base=2)
     ax.set_xlabel("workers (one shard each)")
     ax.set_ylabel("speed-up over serial")
-    ax.set_title(f"Iterative mixing, Brown {n_train:,} sentences, {args.learner}\n"
-                 f"(serial 10 epochs {serial_wall:.0f} s)", fontsize=9)  # fmt: skip
+    ax.set_title(f"Iterative mixing, mix_over={args.mix_over!r}\nBrown {n_train:,} "
+                 f"sentences, {args.learner}, serial 10 epochs {serial_wall:.0f} s",
+                 fontsize=9)  # fmt: skip
     ax.legend()
     fig.tight_layout()
     fig.savefig(args.figure, dpi=100)

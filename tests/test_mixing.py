@@ -17,7 +17,7 @@ from sklearn.model_selection import GridSearchCV
 from skstruct import SWVP, ParameterMixing, StructuredPerceptron, TokenFeatures, Viterbi
 from skstruct.datasets import make_chain_data
 from skstruct.engine._weights import AveragedWeights
-from skstruct.learners import mixing
+from skstruct.learners import _shard_cache, mixing
 from skstruct.learners._shard_cache import ShardRef, WeightsRef, forget
 from skstruct.learners._shard_cache import weights as cache_weights
 from skstruct.learners.mixing import (
@@ -67,7 +67,9 @@ def _corpus(instances):
 def test_theorem2_one_shot_mixing_does_not_separate(mu):
     X, y = _corpus(_T1 + _T2)
     learner = StructuredPerceptron(Viterbi(order=0), average=False, shuffle=False, max_iter=10)
-    one_shot = ParameterMixing(learner, n_shards=2, iterative=False, mixing=mu, shuffle=False)
+    one_shot = ParameterMixing(
+        learner, n_shards=2, iterative=False, mixing=mu, mix_over="all", shuffle=False
+    )
     one_shot.fit(X, y)
     assert one_shot.shards_[0].tolist() == [0, 1]  # the paper's T1 and T2
     assert one_shot.score(X, y) < 1.0
@@ -80,10 +82,15 @@ def test_theorem2_one_shot_mixing_does_not_separate(mu):
         assert [w["f0"][0], w["f1"][0], w["f2"][0]] == [-1, -1, 0]
 
 
-def test_theorem2_iterative_mixing_separates():
+@pytest.mark.parametrize("mix_over", ["all", "changed"])
+def test_theorem2_iterative_mixing_separates(mix_over):
+    # proved for the paper's mixture ("all"); mixing each weight over the shards that
+    # changed it separates this example too
     X, y = _corpus(_T1 + _T2)
     learner = StructuredPerceptron(Viterbi(order=0), average=False, shuffle=False)
-    iterative = ParameterMixing(learner, n_shards=2, iterative=True, max_iter=20, shuffle=False)
+    iterative = ParameterMixing(
+        learner, n_shards=2, iterative=True, max_iter=20, mix_over=mix_over, shuffle=False
+    )
     assert iterative.fit(X, y).score(X, y) == 1.0
 
 
@@ -516,6 +523,89 @@ def test_a_task_is_sent_again_with_what_its_worker_lacked_then_with_everything(d
         forget("lacked")
 
 
+def test_a_worker_without_the_shard_reads_it_from_its_file(data):
+    worker, shard, n = _encoded_shard(data)
+    visits = [np.arange(60)]
+    folder, paths = _shard_cache.write_shards([shard])
+    try:
+        sent = _shard_epochs(worker, ShardRef("sent", 0, shard), visits, WeightsRef("sent", 0, n))
+        read = _shard_epochs(
+            worker, ShardRef("read", 0, None, paths[0]), visits, WeightsRef("read", 0, n)
+        )
+        assert isinstance(read, _ShardResult)
+        for name in ("keys", "coef", "coef_sum", "n_seen"):
+            np.testing.assert_array_equal(getattr(read, name), getattr(sent, name))
+    finally:
+        _shard_cache.remove_shards(folder)
+        forget("sent")
+        forget("read")
+    assert not os.path.exists(folder)
+    # a file this worker cannot read (another machine, or the fit is over): "missing"
+    try:
+        answer = _shard_epochs(
+            worker, ShardRef("gone", 0, None, paths[0]), visits, WeightsRef("gone", 0, n)
+        )
+        assert isinstance(answer, _Missing) and (answer.shard, answer.weights) == (True, False)
+    finally:
+        forget("gone")
+
+
+@pytest.mark.filterwarnings("ignore:`sklearn.utils.parallel.delayed` should be used")
+def test_a_task_whose_worker_lacks_the_shard_is_not_sent_again_when_a_file_holds_it(data):
+    worker, shard, structure = _encoded_shard(data)
+    state = (structure, np.zeros(structure.n_weights), np.zeros(structure.n_weights), 0)
+    visits = [[np.arange(60)]]
+    folder, paths = _shard_cache.write_shards([shard])
+
+    def parallel(tasks):  # a worker that kept the weights of round 1, not the shard
+        results = [function(*args, **kwargs) for function, args, kwargs in tasks]
+        forget("file")
+        return results
+
+    try:
+        cache_weights(WeightsRef("file", 1, full=state))
+        round_ = _Round("file", 1, worker, [shard], visits, state, (), structure, paths)
+        results = round_.run(parallel)
+        assert round_.resent == 0 and results[0].n_seen == 60
+        # without the file, the same round sends the task again (twice here: this
+        # worker keeps nothing from one call to the next)
+        cache_weights(WeightsRef("file", 1, full=state))
+        round_ = _Round("file", 1, worker, [shard], visits, state, (), structure)
+        again = round_.run(parallel)
+        assert round_.resent == 2
+        for name in ("keys", "coef", "coef_sum"):
+            np.testing.assert_array_equal(getattr(again[0], name), getattr(results[0], name))
+    finally:
+        forget("file")
+        _shard_cache.remove_shards(folder)
+
+
+def test_shard_files_are_written_for_process_workers_and_removed_after_fit(data, monkeypatch):
+    folders = []
+    real = _shard_cache.write_shards
+
+    def recording(shards):
+        folder, paths = real(shards)
+        folders.append((folder, len(paths)))
+        return folder, paths
+
+    monkeypatch.setattr(_shard_cache, "write_shards", recording)
+    reference = _mixed(data, max_iter=3).coef_
+    assert folders == []  # one worker: nothing to read
+    with joblib.parallel_config(backend="threading"):  # one cache for every task
+        _mixed(data, max_iter=3, n_jobs=2)
+    assert folders == []
+    np.testing.assert_array_equal(_mixed(data, max_iter=3, n_jobs=2).coef_, reference)
+    [(folder, n_files)] = folders
+    assert n_files == 4 and not os.path.exists(folder)
+
+
+def test_no_shard_files_where_none_can_be_written(tmp_path, monkeypatch):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path / "missing"))
+    assert _shard_cache.write_shards([np.zeros(3)]) == (None, None)
+    _shard_cache.remove_shards(None)  # nothing to remove
+
+
 def test_kept_weights_catch_up_from_the_changes_sent():
     n = ArcFactoredTree(6)  # a fixed layout of 6 weights
     changes = [
@@ -558,7 +648,9 @@ def test_chain_shards_touching_different_pairs_mix_in_the_union_layout():
     y = yA + yB
     learner = StructuredPerceptron(average=False, shuffle=False, max_iter=3)
     mu = np.array([0.75, 0.25])
-    mixed = ParameterMixing(learner, n_shards=2, iterative=False, mixing=mu, shuffle=False)
+    mixed = ParameterMixing(
+        learner, n_shards=2, iterative=False, mixing=mu, mix_over="all", shuffle=False
+    )
     mixed.fit(X, y)
     assert [s.tolist() for s in mixed.shards_] == [list(range(30)), list(range(30, 60))]
 
@@ -586,6 +678,61 @@ def test_chain_shards_touching_different_pairs_mix_in_the_union_layout():
     np.testing.assert_array_equal(
         mixed.coef_[: structure.n_dense], mu[0] * dense[0] + mu[1] * dense[1]
     )
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    st.lists(st.sets(st.integers(0, 11), max_size=8), min_size=1, max_size=4),
+    st.sampled_from(["all", "changed"]),
+    st.booleans(),
+    st.integers(0, 2**32 - 1),
+)
+def test_mix_matches_a_weight_by_weight_twin(changed_keys, over, zero_mu, seed):
+    """``_mix`` against a dict per weight: ``"all"``, the mixture of whole vectors (a
+    shard that left a weight alone counts with its value before); ``"changed"``, each
+    weight over the shards that changed it, ``mu`` renormalised (none with a say: the
+    value before). One shard of ``mu`` 1 gives its own values back, bit for bit."""
+    rng = np.random.RandomState(seed)
+    structure = ArcFactoredTree(12)  # 12 weights, keyed by position
+    coef, coef_sum = rng.normal(size=12), rng.normal(size=12)
+    mu = rng.uniform(0.1, 1.0, size=len(changed_keys))
+    if zero_mu:
+        mu[0] = 0.0
+    mu = mu / mu.sum() if mu.sum() > 0 else np.full(len(mu), 1.0 / len(mu))
+    results = []
+    for keys in changed_keys:
+        keys = np.array(sorted(keys), dtype=np.int64)
+        values, sums = rng.normal(size=keys.size), rng.normal(size=keys.size)
+        results.append(_ShardResult(keys, values, sums, int(rng.randint(1, 50)), [], 0.0))
+    (_, mixed_coef, mixed_sum, n_seen), _ = mixing._mix(mu, (structure, coef, coef_sum, 3),
+                                                        results, over)  # fmt: skip
+    for k in range(12):
+        own = [
+            (m, dict(zip(r.keys.tolist(), zip(r.coef, r.coef_sum)))) for m, r in zip(mu, results)
+        ]
+        if over == "all":
+            expected = [
+                sum(m * values.get(k, (coef[k], coef_sum[k]))[i] for m, values in own)
+                for i in (0, 1)
+            ]
+        else:
+            said = [(m, values[k]) for m, values in own if k in values]
+            total = sum(m for m, _ in said)
+            if not said or total == 0:
+                expected = [coef[k], coef_sum[k]]
+            else:
+                expected = [sum(m * v[i] for m, v in said) / total for i in (0, 1)]
+        if not any(k in r.keys for r in results):
+            expected = [coef[k], coef_sum[k]]  # no shard changed it: kept exactly
+            assert (mixed_coef[k], mixed_sum[k]) == (coef[k], coef_sum[k])
+        np.testing.assert_allclose([mixed_coef[k], mixed_sum[k]], expected, rtol=1e-12, atol=1e-12)
+    assert n_seen == round(float(mu @ [r.n_seen for r in results]))
+    if len(results) == 1:
+        one = results[0]
+        (_, alone, alone_sum, _), _ = mixing._mix(np.ones(1), (structure, coef, coef_sum, 3),
+                                                  [one], over)  # fmt: skip
+        np.testing.assert_array_equal(alone[one.keys], one.coef)
+        np.testing.assert_array_equal(alone_sum[one.keys], one.coef_sum)
 
 
 _PAIRS = st.lists(st.tuples(st.integers(0, 4), st.integers(0, 3), st.integers(-3, 3)), max_size=25)

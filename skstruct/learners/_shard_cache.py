@@ -13,11 +13,22 @@ apply to a state in any layout: a worker's chain rows need not lie as the parent
 
 The cache is per process and bounded (the last few fits); on the threading backend it
 is the parent's own, and ``ParameterMixing`` empties its entry when ``fit`` ends.
+
+The parent also writes every shard to a file once (:func:`write_shards`), and a
+reference names it: a worker on the parent's machine that lacks the shard reads it from
+there (the page cache) rather than answer "missing", which costs the round a second
+dispatch of the task after all the others (joblib gives no shard a worker of its own).
+A worker that cannot read the file (another machine of a cluster) answers "missing" as
+before.
 """
 
+import os
+import shutil
+import tempfile
 import threading
 from collections import OrderedDict
 
+import joblib
 import numpy as np
 
 #: Fits whose shards and weights a worker keeps (older ones are dropped first).
@@ -35,10 +46,11 @@ class _FitEntry:
 
 
 class ShardRef:
-    """Shard ``index`` of fit ``fit_id``; ``data`` is the shard itself or None (cached)."""
+    """Shard ``index`` of fit ``fit_id``; ``data`` is the shard itself or None (cached);
+    ``path`` a file holding it (:func:`write_shards`) or None."""
 
-    def __init__(self, fit_id, index, data=None):
-        self.fit_id, self.index, self.data = fit_id, index, data
+    def __init__(self, fit_id, index, data=None, path=None):
+        self.fit_id, self.index, self.data, self.path = fit_id, index, data, path
 
 
 class WeightsRef:
@@ -68,12 +80,41 @@ def _entry(fit_id):
 
 
 def shard(ref):
-    """The shard ``ref`` names, storing it when it came with the task; None if unknown."""
+    """The shard ``ref`` names, storing it when it came with the task or was read from
+    its file; None if unknown and unreadable."""
     with _lock:
         entry = _entry(ref.fit_id)
         if ref.data is not None:
             entry.shards[ref.index] = writable(ref.data)
+        elif ref.index not in entry.shards and ref.path is not None:
+            try:
+                entry.shards[ref.index] = writable(joblib.load(ref.path))
+            except OSError:  # not on this machine, or the fit has ended
+                pass
         return entry.shards.get(ref.index)
+
+
+def write_shards(shards):
+    """``(folder, paths)``: each shard written to a file of a new temporary folder, for
+    :class:`ShardRef`'s ``path``; ``(None, None)`` where no file can be written (a
+    read-only or full disk): the workers then get what they lack sent again. Remove the
+    folder with :func:`remove_shards`."""
+    folder = None
+    try:
+        folder = tempfile.mkdtemp(prefix="skstruct-mixing-")
+        paths = [os.path.join(folder, f"shard-{i}.pkl") for i in range(len(shards))]
+        for data, path in zip(shards, paths):
+            joblib.dump(data, path)
+    except OSError:
+        remove_shards(folder)
+        return None, None
+    return folder, paths
+
+
+def remove_shards(folder):
+    """Remove a folder of :func:`write_shards` (nothing for None)."""
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def writable(data):
