@@ -104,6 +104,14 @@ def _mixed(data, max_iter=3, **params):
     return mixer.fit(X, y)
 
 
+def test_sequence_labelling_mixes_each_weight_over_the_shards_that_changed_it(data):
+    auto = _mixed(data)
+    assert auto.mix_over_ == "changed"
+    np.testing.assert_array_equal(_mixed(data, mix_over="changed").coef_, auto.coef_)
+    paper = _mixed(data, mix_over="all")
+    assert paper.mix_over_ == "all" and not np.array_equal(paper.coef_, auto.coef_)
+
+
 def test_results_do_not_depend_on_n_jobs_or_backend(data):
     reference = _mixed(data).coef_
     np.testing.assert_array_equal(_mixed(data, n_jobs=2).coef_, reference)
@@ -470,19 +478,32 @@ def test_a_worker_without_the_data_says_so_and_gets_it_sent(data):
         forget("new")
 
 
+def _round_zero(data):
+    """A worker copy, a shard of 60 sentences, its structure and round 0's state."""
+    worker, shard, structure = _encoded_shard(data)
+    state = (structure, np.zeros(structure.n_weights), np.zeros(structure.n_weights), 0)
+    return worker, shard, structure, state
+
+
+def _forgetting(fit_id):
+    """A ``parallel`` that runs the tasks here, then forgets what this process kept of
+    ``fit_id``: each call meets a worker that kept nothing from the last."""
+
+    def parallel(tasks):
+        results = [function(*args, **kwargs) for function, args, kwargs in tasks]
+        forget(fit_id)
+        return results
+
+    return parallel
+
+
 @pytest.mark.filterwarnings("ignore:`sklearn.utils.parallel.delayed` should be used")
 def test_a_task_sent_again_carries_its_shard_and_the_full_weights(data):
     # A worker lacking the shard and the weights a task refers to says so, and the task
     # sent again (with both) may land on a worker that kept nothing at all.
-    worker, shard, structure = _encoded_shard(data)
-    state = (structure, np.zeros(structure.n_weights), np.zeros(structure.n_weights), 0)
+    worker, shard, structure, state = _round_zero(data)
     visits = [[np.arange(60)]]
-
-    def parallel(tasks):  # runs here, then "moves" to a worker that kept nothing
-        results = [function(*args, **kwargs) for function, args, kwargs in tasks]
-        forget("again")
-        return results
-
+    parallel = _forgetting("again")
     try:
         round_ = _Round("again", 1, worker, [shard], visits, state, (), structure)
         results = round_.run(parallel)
@@ -499,8 +520,7 @@ def test_a_task_sent_again_carries_its_shard_and_the_full_weights(data):
 
 @pytest.mark.filterwarnings("ignore:`sklearn.utils.parallel.delayed` should be used")
 def test_a_task_is_sent_again_with_what_its_worker_lacked_then_with_everything(data):
-    worker, shard, structure = _encoded_shard(data)
-    state = (structure, np.zeros(structure.n_weights), np.zeros(structure.n_weights), 0)
+    worker, shard, structure, state = _round_zero(data)
     sent = []  # per dispatch: (shard sent, full weights sent) of each task
 
     def parallel(tasks):
@@ -552,17 +572,11 @@ def test_a_worker_without_the_shard_reads_it_from_its_file(data):
 
 @pytest.mark.filterwarnings("ignore:`sklearn.utils.parallel.delayed` should be used")
 def test_a_task_whose_worker_lacks_the_shard_is_not_sent_again_when_a_file_holds_it(data):
-    worker, shard, structure = _encoded_shard(data)
-    state = (structure, np.zeros(structure.n_weights), np.zeros(structure.n_weights), 0)
+    worker, shard, structure, state = _round_zero(data)
     visits = [[np.arange(60)]]
     folder, paths = _shard_cache.write_shards([shard])
-
-    def parallel(tasks):  # a worker that kept the weights of round 1, not the shard
-        results = [function(*args, **kwargs) for function, args, kwargs in tasks]
-        forget("file")
-        return results
-
-    try:
+    parallel = _forgetting("file")
+    try:  # a worker that kept the weights of round 1, not the shard
         cache_weights(WeightsRef("file", 1, full=state))
         round_ = _Round("file", 1, worker, [shard], visits, state, (), structure, paths)
         results = round_.run(parallel)

@@ -70,6 +70,14 @@ def test_mixing_and_model_selection_work_with_parsers(ptb):
     np.testing.assert_array_equal(mixed.coef_, clone(serial).fit(X, y).coef_)
     two = ParameterMixing(serial, n_shards=2, max_iter=2, random_state=0).fit(X, y)
     assert two.score(X_test, y_test) > 0.5
+    # parsers mix whole vectors by default: mixing each weight over the shards that
+    # changed it cost the PTB sample's first-order parser UAS (see ParameterMixing)
+    assert two.mix_over_ == "all"
+    paper = ParameterMixing(serial, n_shards=2, max_iter=2, mix_over="all", random_state=0)
+    np.testing.assert_array_equal(paper.fit(X, y).coef_, two.coef_)
+    each = ParameterMixing(serial, n_shards=2, max_iter=2, mix_over="changed", random_state=0)
+    assert each.fit(X, y).mix_over_ == "changed"
+    assert not np.array_equal(each.coef_, two.coef_)
     search = GridSearchCV(
         StructuredPerceptron(decoder=Eisner(), max_iter=1), {"decoder__order": [1, 2]}, cv=2
     )

@@ -28,6 +28,7 @@ from ..engine import (
     training_data,
 )
 from ..features import concat_ranges
+from ..structures import LinearChain
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.arrays import sorted_unique
 from ..utils.interrupt import warn_interrupted
@@ -177,8 +178,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     The data is cut into ``n_shards`` shards. With ``iterative=True`` (McDonald, Hall &
     Mann 2010, Figure 3), every epoch runs one epoch of the learner on each shard in
     parallel, all starting from the same weights, then mixes the shards' weights
-    ``w = sum_i mu_i w_i`` (by default each weight over the shards that changed it,
-    ``mix_over``) and starts the next epoch from the mixture. With
+    ``w = sum_i mu_i w_i`` (for sequence labelling by default each weight over the
+    shards that changed it, ``mix_over``) and starts the next epoch from the mixture. With
     ``iterative=False`` (Figure 2) each shard trains for the learner's ``max_iter``
     epochs on its own and the weights are mixed once.
 
@@ -212,19 +213,21 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     mixing : {"uniform", "error"} or array-like of shape (n_shards,), default="uniform"
         Mixing weights: ``1 / n_shards``; proportional to each shard's mistakes in the
         epoch (sec. 4.3; uniform when no shard erred); or fixed weights (normalised).
-    mix_over : {"changed", "all"}, default="changed"
+    mix_over : {"auto", "changed", "all"}, default="auto"
         The shards each weight is mixed over. ``"all"``: McDonald et al.'s mixture of
         whole weight vectors, ``w = sum_i mu_i w_i``, in which a shard that left a weight
         alone counts with its value before the round. ``"changed"``: each weight is mixed
         over the shards whose epochs changed it, their ``mu`` renormalised, so a weight
         that one shard changed takes that shard's value. Under ``"all"`` a feature seen in
         one shard of ``S`` moves ``1 / S`` as far as the shard moved it, every round; rare
-        features, which carry named entities, learn slowly. Measured (2 shards, 10 rounds
-        unless said): CoNLL-2002 Spanish NER span F1 75.69 against 74.29 (serial 75.81);
-        Brown's first 20,000 sentences, beam 4, 16 shards: held-out accuracy within 0.3
-        of serial after 7 rounds, against more than 20; CoNLL-2000 chunking with 8 shards
-        F1 92.76 against 92.36 (2 shards: 92.94 and 92.96); the first-order parser on the
-        PTB sample UAS 87.02 against 87.17 (10 shards: 86.79 against 86.89). McDonald et
+        features, which carry named entities, learn slowly. ``"auto"``: ``"changed"`` for
+        sequence labelling, ``"all"`` for parsers (``mix_over_`` says which). Measured
+        (10 rounds): CoNLL-2002 Spanish NER, 2 shards, span F1 75.69 with ``"changed"``
+        against 74.29 (serial 75.81); Brown's first 20,000 sentences, beam 4, 16 shards:
+        held-out accuracy within 0.3 of serial after 7 rounds, against more than 20;
+        CoNLL-2000 chunking, 8 shards, F1 92.72 against 92.36 (2 shards: 92.94 and
+        92.96); but the first-order parser on the PTB sample, 2, 4, 6 and 10 shards, UAS
+        87.02, 87.26, 86.96 and 86.42 against 87.17, 87.62, 87.86 and 86.89. McDonald et
         al.'s Theorem 2 (convergence on separable data) is proved for ``"all"``.
     max_iter : int, default=10
         Mixing rounds (iterative mixing). A round is one epoch over the whole data
@@ -285,6 +288,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     shards_ : list of ndarray
         The indices of the sequences in each shard.
     n_iter_ : int
+    mix_over_ : {"changed", "all"}
+        The shards each weight was mixed over (``mix_over``, ``"auto"`` resolved).
     history_ : list of dict
         Per mixing round: ``mistakes`` (per shard), ``mixing_weights``, ``seconds``
         (wall clock of the round), ``compute_seconds`` (the longest time a shard's
@@ -371,7 +376,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         "iterative": ["boolean"],
         "epochs_per_round": [Interval(Integral, 1, None, closed="left")],
         "mixing": [StrOptions({"uniform", "error"}), "array-like"],
-        "mix_over": [StrOptions({"changed", "all"})],
+        "mix_over": [StrOptions({"auto", "changed", "all"})],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "validation_fraction": [Interval(Real, 0, 1, closed="neither"), None],
         "n_iter_no_change": [Interval(Integral, 1, None, closed="left"), None],
@@ -391,7 +396,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         iterative=True,
         epochs_per_round=1,
         mixing="uniform",
-        mix_over="changed",
+        mix_over="auto",
         max_iter=10,
         validation_fraction=None,
         n_iter_no_change=None,
@@ -488,6 +493,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                 if shard_rngs is None:
                     shard_rngs = [check_random_state(learner.random_state)]
                 worker = learner.worker_copy()
+                self.mix_over_ = self._mix_over(state.structure)
                 state = state.compacted()
                 state = (state.structure, state.coef, state.coef_sum, state.n_seen)
                 initial = state[0]  # the layout of round 0's weights (all zeros)
@@ -518,7 +524,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                     mistakes = np.array([sum(s["mistakes"] for s in r.stats) for r in results])
                     mu = fixed_mu if fixed_mu is not None else _error_weights(self.mixing, mistakes)
                     mixing_started = time.perf_counter()
-                    state, change = _mix(mu, state, results, self.mix_over)
+                    state, change = _mix(mu, state, results, self.mix_over_)
                     mix_seconds = time.perf_counter() - mixing_started
                     changes.append((version + 1, *change))
                     record = {
@@ -602,6 +608,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                 f"encode_on='parent' or 'auto'."
             )
         return template
+
+    def _mix_over(self, structure):
+        """``mix_over`` with ``"auto"`` chosen by what the learner predicts."""
+        if self.mix_over != "auto":
+            return self.mix_over
+        return "changed" if isinstance(structure, LinearChain) else "all"
 
     def _n_shards(self, n_sequences):
         if self.n_shards is None:
