@@ -116,7 +116,7 @@ def main():
         "--n-features", type=int, help="hash features into this many columns (--input tokens)"
     )
     parser.add_argument(
-        "--mix-over", choices=["changed", "all"], default="changed",
+        "--mix-over", choices=["auto", "changed", "all"], default="auto",
         help="ParameterMixing's mix_over",
     )  # fmt: skip
     args = parser.parse_args()

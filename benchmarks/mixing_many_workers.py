@@ -72,7 +72,7 @@ def main():
     parser.add_argument("--workers", type=int, nargs="+", default=[16, 8])
     parser.add_argument("--learner", choices=sorted(LEARNERS), default="viterbi")
     parser.add_argument("--input", choices=["dicts", "tokens"], default="dicts")
-    parser.add_argument("--mix-over", choices=["changed", "all"], default="changed")
+    parser.add_argument("--mix-over", choices=["auto", "changed", "all"], default="auto")
     parser.add_argument("--serial-epochs", type=int, default=1)
     parser.add_argument("--max-rounds", type=int, default=25)
     parser.add_argument("--dask-rounds", type=int, default=3)

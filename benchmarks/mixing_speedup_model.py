@@ -77,7 +77,7 @@ def main():
         help="JSON of mixing_many_workers.py (the same corpus and learner, measured on a "
         "machine with a core per worker): its measured speed-ups go beside the predicted",
     )  # fmt: skip
-    parser.add_argument("--mix-over", choices=["changed", "all"], default="changed")
+    parser.add_argument("--mix-over", choices=["auto", "changed", "all"], default="auto")
     parser.add_argument("--figure", type=Path, default=FIGURE)
     args = parser.parse_args()
     args.n_features = None  # bench_mixing's learner_for: no hashing
