@@ -326,7 +326,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
     by more rounds than the changes sent) answers so, and the task is sent again with
     what it lacked (its shard, or the full weights), then, should it land on a worker
     lacking more, once more with both: the result is the same either way. Sent again,
-    a task runs after the round's other tasks, so the round takes twice as long; a
+    a task runs after the round's other tasks, so the round can take twice as long; a
     worker on this machine that lacks its shard reads it from a file this process
     writes once per fit (in a temporary folder, removed when ``fit`` ends), and only
     workers of other machines of a cluster get shards sent again.
