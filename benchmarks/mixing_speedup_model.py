@@ -32,7 +32,7 @@ Run: ``python benchmarks/mixing_speedup_model.py [--n-train N] [--shards 2 4 8 1
 [--max-rounds 40] [--learner beam] [--input tokens]`` (Brown POS tagging; the learners
 and inputs of ``bench_mixing.py``, by default exact first-order Viterbi on tutorial
 dicts). ``--n-train`` None: all but the 1,000 held-out sentences. A Viterbi epoch's cost
-grows faster than the data, as the emission rows fill (4,000, 8,000 and 16,000 sentences:
+grows faster than the data, likely as the emission rows fill (4,000, 8,000 and 16,000 sentences:
 4.5, 12.5 and 37.8 s on 2 cores; all 56,340: 405 s on a lent 16-core machine), so that
 measurement takes many hours; with ``--learner beam`` an epoch of all of Brown takes
 about 3 s and the whole script 15 minutes.
