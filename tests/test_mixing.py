@@ -620,6 +620,18 @@ def test_no_shard_files_where_none_can_be_written(tmp_path, monkeypatch):
     _shard_cache.remove_shards(None)  # nothing to remove
 
 
+def test_an_interrupt_while_writing_shard_files_leaves_no_folder(tmp_path, monkeypatch):
+    monkeypatch.setattr("tempfile.tempdir", str(tmp_path))
+
+    def interrupted(data, path):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(_shard_cache.joblib, "dump", interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        _shard_cache.write_shards([np.zeros(3)])
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_kept_weights_catch_up_from_the_changes_sent():
     n = ArcFactoredTree(6)  # a fixed layout of 6 weights
     changes = [

@@ -108,6 +108,9 @@ def write_shards(shards):
     except OSError:
         remove_shards(folder)
         return None, None
+    except BaseException:  # an interrupt while writing: leave no folder behind
+        remove_shards(folder)
+        raise
     return folder, paths
 
 
