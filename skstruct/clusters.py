@@ -17,8 +17,6 @@ from numbers import Integral
 import numpy as np
 from scipy import sparse
 from sklearn.base import BaseEstimator, TransformerMixin
-from sklearn.cluster import KMeans
-from sklearn.decomposition import TruncatedSVD
 from sklearn.preprocessing import normalize
 from sklearn.utils.validation import check_is_fitted
 
@@ -156,6 +154,11 @@ class WordClusters(SentencesTransformerTags, TransformerMixin, BaseEstimator):
                 f"Only {int(frequent.sum())} word types occur min_count={self.min_count} "
                 f"times or more: too few to make clusters of."
             )
+        # imported here: sklearn.cluster and sklearn.decomposition took about 0.14 s of
+        # every `import skstruct` (a saved model's first predict in a new process)
+        from sklearn.cluster import KMeans
+        from sklearn.decomposition import TruncatedSVD
+
         k = min(self.n_components, vectors.shape[1] - 1, int(frequent.sum()) - 1)
         svd = TruncatedSVD(max(k, 1), random_state=self.random_state)
         dense = normalize(svd.fit_transform(vectors))
