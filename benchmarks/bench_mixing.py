@@ -78,11 +78,19 @@ def learner_for(args):
     return learner
 
 
-def mixing(args, n_rounds):
+def mixing(args, n_rounds, n_shards=None, n_jobs=None):
+    """``n_rounds`` of iterative mixing over ``n_shards`` shards (``--n-shards``) on
+    ``n_jobs`` workers (one a shard), with ``learner_for(args)``."""
+    n_shards = n_shards or args.n_shards
     return ParameterMixing(
-        learner_for(args), n_shards=args.n_shards, max_iter=n_rounds, n_jobs=args.n_shards,
+        learner_for(args), n_shards=n_shards, max_iter=n_rounds, n_jobs=n_jobs or n_shards,
         encode_on=args.encode_on, mix_over=args.mix_over, random_state=0,
     )  # fmt: skip
+
+
+def warm_up(args, X, y, X_test):
+    """Compile (or load) ``learner_for(args)``'s kernels before any timing."""
+    learner_for(args).set_params(max_iter=1).fit(X[:200], y[:200]).predict(X_test[:2])
 
 
 def main():

@@ -37,14 +37,7 @@ from pathlib import Path
 import joblib
 import numpy as np
 from _corpora import brown_pos
-from bench_mixing import LEARNERS, learner_for
-
-from skstruct import ParameterMixing
-
-
-def _mixing(args, n_shards, rounds):
-    return ParameterMixing(learner_for(args), n_shards=n_shards, max_iter=rounds,
-                           n_jobs=n_shards, mix_over=args.mix_over, random_state=0)  # fmt: skip
+from bench_mixing import LEARNERS, learner_for, mixing, warm_up
 
 
 def _rounds(history):
@@ -90,11 +83,10 @@ def main():
     def save():
         (args.out / "mixing_many_workers.json").write_text(json.dumps(result, indent=1))
 
-    args.n_features = None  # bench_mixing's learner_for: no hashing
+    args.n_features, args.encode_on = None, "auto"  # bench_mixing's: no hashing
     X, y, X_dev, y_dev = brown_pos(n_train=args.n_train, tokens=args.input == "tokens")
     result["sentences"] = {"train": len(X), "held_out": len(X_dev)}
-    # the learner's kernels compiled (or loaded) before any timing
-    learner_for(args).set_params(max_iter=1, n_jobs=1).fit(X[:200], y[:200]).predict(X_dev[:2])
+    warm_up(args, X, y, X_dev)
     start = time.perf_counter()
     serial = learner_for(args).set_params(max_iter=args.serial_epochs, n_jobs=1)
     serial.fit(X, y)
@@ -108,7 +100,7 @@ def main():
 
     result["loky"], result["dask"] = {}, {}
     for n_shards in args.workers:
-        _mixing(args, n_shards, 1).fit(X[:2000], y[:2000])  # workers started, kernels loaded
+        mixing(args, 1, n_shards).fit(X[:2000], y[:2000])  # workers started, kernels loaded
         left = args.budget - (time.perf_counter() - began)
         # a round: the slowest shard (about twice its share of an epoch) and shipping
         guess = 2 * epoch / n_shards + 1.0
@@ -117,7 +109,7 @@ def main():
             print(f"{n_shards} workers: no time left", flush=True)
             break
         start = time.perf_counter()
-        model = _mixing(args, n_shards, rounds).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+        model = mixing(args, rounds, n_shards).fit(X, y, X_dev=X_dev, y_dev=y_dev)
         result["loky"][n_shards] = {"wall": time.perf_counter() - start,
                                     "rounds": _rounds(model.history_)}  # fmt: skip
         save()
@@ -144,9 +136,9 @@ def _dask(args, n_shards, X, y, result, guess, began):
         distributed.Client(cluster),
         joblib.parallel_config(backend="dask"),
     ):  # fmt: skip
-        _mixing(args, n_shards, 1).fit(X[:2000], y[:2000])
+        mixing(args, 1, n_shards).fit(X[:2000], y[:2000])
         start = time.perf_counter()
-        model = _mixing(args, n_shards, args.dask_rounds).fit(X, y)
+        model = mixing(args, args.dask_rounds, n_shards).fit(X, y)
         result["dask"][n_shards] = {"wall": time.perf_counter() - start,
                                     "rounds": _rounds(model.history_)}  # fmt: skip
     print(n_shards, "dask", json.dumps(result["dask"][n_shards]), flush=True)

@@ -35,7 +35,7 @@ dicts). ``--n-train`` None: all but the 1,000 held-out sentences. A Viterbi epoc
 grows faster than the data, likely as the emission rows fill (4,000, 8,000 and 16,000 sentences:
 4.5, 12.5 and 37.8 s on 2 cores; all 56,340: 405 s on a lent 16-core machine), so that
 measurement takes many hours; with ``--learner beam`` an epoch of all of Brown takes
-about 3 s and the whole script 15 minutes.
+about 3 s and the whole script about 10 minutes (30 rounds a shard count).
 """
 
 import argparse
@@ -45,17 +45,10 @@ from pathlib import Path
 import joblib
 import numpy as np
 from _corpora import brown_pos
-from bench_mixing import LEARNERS, learner_for
-
-from skstruct import ParameterMixing
+from bench_mixing import LEARNERS, learner_for, mixing, warm_up
 
 FIGURE = Path(__file__).resolve().parents[1] / "docs" / "figures" / "mixing_speedup_model.png"
 PREDICTED = [2, 4, 8, 16, 64]
-
-
-def _mixing(args, n_shards, rounds, n_jobs):
-    return ParameterMixing(learner_for(args), n_shards=n_shards, max_iter=rounds,
-                           n_jobs=n_jobs, mix_over=args.mix_over, random_state=0)  # fmt: skip
 
 
 def _later(history, key):
@@ -80,11 +73,10 @@ def main():
     parser.add_argument("--mix-over", choices=["auto", "changed", "all"], default="auto")
     parser.add_argument("--figure", type=Path, default=FIGURE)
     args = parser.parse_args()
-    args.n_features = None  # bench_mixing's learner_for: no hashing
+    args.n_features, args.encode_on = None, "auto"  # bench_mixing's: no hashing
     n_train = args.n_train or 56_340
     X, y, X_dev, y_dev = brown_pos(n_train=n_train, tokens=args.input == "tokens")
-    # the learner's kernels compiled (or loaded) before any timing
-    learner_for(args).set_params(max_iter=1).fit(X[:200], y[:200]).predict(X_dev[:2])
+    warm_up(args, X, y, X_dev)
 
     start = time.perf_counter()
     serial = learner_for(args).set_params(max_iter=10).fit(X, y)
@@ -100,7 +92,7 @@ def main():
     measured = {}
     for n_shards in args.shards:
         with joblib.parallel_config(backend="threading"):
-            model = _mixing(args, n_shards, args.max_rounds, 1).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+            model = mixing(args, args.max_rounds, n_shards, 1).fit(X, y, X_dev=X_dev, y_dev=y_dev)
         curve = [100 * r["dev_score"] for r in model.history_]
         reached = next((t + 1 for t, score in enumerate(curve) if score >= target), None)
         measured[n_shards] = {
@@ -124,7 +116,7 @@ def main():
     except ImportError:
         distributed = None
     for engine in engines:
-        _mixing(args, 2, 1, 2).fit(X[:200], y[:200])  # workers started, kernels loaded
+        mixing(args, 1, 2, 2).fit(X[:200], y[:200])  # workers started, kernels loaded
         if engine == "dask":
             with (
                 distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
@@ -132,13 +124,13 @@ def main():
                 distributed.Client(cluster),
                 joblib.parallel_config(backend="dask"),
             ):  # fmt: skip
-                _mixing(args, 2, 1, 2).fit(X[:200], y[:200])
+                mixing(args, 1, 2, 2).fit(X[:200], y[:200])
                 start = time.perf_counter()
-                model = _mixing(args, 2, rounds_two, 2).fit(X, y)
+                model = mixing(args, rounds_two, 2, 2).fit(X, y)
                 wall = time.perf_counter() - start
         else:
             start = time.perf_counter()
-            model = _mixing(args, 2, rounds_two, 2).fit(X, y)
+            model = mixing(args, rounds_two, 2, 2).fit(X, y)
             wall = time.perf_counter() - start
         per_round = _later(model.history_, "seconds")
         ship = (

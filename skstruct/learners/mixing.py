@@ -757,23 +757,20 @@ def _mix(mu, state, results, over="all"):
     base_coef, base_sum = structure.values_at(keys, coef, coef_sum)
     mixed_coef = np.zeros(keys.size)
     mixed_sum = np.zeros(keys.size)
-    if over == "all":
-        for weight, r in zip(mu, results):
-            shard_coef, shard_sum = base_coef.copy(), base_sum.copy()
-            where = np.searchsorted(keys, r.keys)
-            shard_coef[where], shard_sum[where] = r.coef, r.coef_sum
-            mixed_coef += weight * shard_coef
-            mixed_sum += weight * shard_sum
+    said = np.zeros(keys.size)  # the mu of the shards that changed each weight
+    for weight, r in zip(mu, results):
+        where = np.searchsorted(keys, r.keys)
+        mixed_coef[where] += weight * r.coef
+        mixed_sum[where] += weight * r.coef_sum
+        said[where] += weight
+    if over == "all":  # the shards that left a weight alone, with its value before
+        alone = mu.sum() - said
+        mixed_coef += alone * base_coef
+        mixed_sum += alone * base_sum
     else:
-        total = np.zeros(keys.size)  # the mu of the shards that changed each weight
-        for weight, r in zip(mu, results):
-            where = np.searchsorted(keys, r.keys)
-            mixed_coef[where] += weight * r.coef
-            mixed_sum[where] += weight * r.coef_sum
-            total[where] += weight
-        said = total > 0
-        mixed_coef = np.where(said, mixed_coef / np.where(said, total, 1.0), base_coef)
-        mixed_sum = np.where(said, mixed_sum / np.where(said, total, 1.0), base_sum)
+        has_say = said > 0
+        mixed_coef = np.where(has_say, mixed_coef / np.where(has_say, said, 1.0), base_coef)
+        mixed_sum = np.where(has_say, mixed_sum / np.where(has_say, said, 1.0), base_sum)
     n_seen = round(float(mu @ np.array([r.n_seen for r in results], dtype=float)))
     mixed = structure.with_change(coef, coef_sum, keys, mixed_coef, mixed_sum)
     return (*mixed, n_seen), (keys, mixed_coef, mixed_sum, n_seen)
