@@ -7,45 +7,86 @@ and structured SVMs (EG, block-coordinate Frank-Wolfe): every learner written on
 against the structure protocol, numba kernels, and the scikit-learn estimator contract.
 """
 
-# crfsuite: its CRF registers with the model files (skstruct.persistence)
-from . import crfsuite  # noqa: F401
+# Names are imported when first used (PEP 562, through lazy_loader): ``import skstruct``
+# loads none of the learners, so a process that only loads a saved model and predicts
+# pays for the classes that model uses, not for all of them (issue 33).
+import lazy_loader as _lazy
+
 from ._version import __version__
-from .clusters import WordClusters
-from .compilation import kernel_cache_dir, warmup
-from .corpus_tags import CorpusTags
-from .decoders import (
-    CKY,
-    ArcEager,
-    ArcStandard,
-    BeamSearch,
-    BestCandidate,
-    ChuLiuEdmonds,
-    Eisner,
-    Greedy,
-    Viterbi,
-)
-from .features import ArcFeatures, TokenFeatures
-from .learners import (
-    AROW,
-    PCFG,
-    SWVP,
-    ConditionalRandomField,
-    ExponentiatedGradientSSVM,
-    LinearChainCRF,
-    ParameterMixing,
-    PassiveAggressive,
-    StructuredPerceptron,
-    StructuredSVM,
-    StructuredWeightedViolationsPerceptron,
-)
-from .lemmas import PredictedLemmas
-from .morphology import PredictedFeats
-from .parsing import PredictedTrees
-from .persistence import ModelFormatError, load, save
-from .pipeline import PredictedTags
-from .relations import PredictedRelations
-from .reranking import JackknifedLists, NBestReranker
-from .ud import UDPipeline
+
+#: Public names, by the module that defines them.
+_PUBLIC = {
+    "clusters": ["WordClusters"],
+    "compilation": ["kernel_cache_dir", "warmup"],
+    "corpus_tags": ["CorpusTags"],
+    "decoders": [
+        "CKY",
+        "ArcEager",
+        "ArcStandard",
+        "BeamSearch",
+        "BestCandidate",
+        "ChuLiuEdmonds",
+        "Eisner",
+        "Greedy",
+        "Viterbi",
+    ],
+    "features": ["ArcFeatures", "TokenFeatures"],
+    "learners": [
+        "AROW",
+        "PCFG",
+        "SWVP",
+        "ConditionalRandomField",
+        "ExponentiatedGradientSSVM",
+        "LinearChainCRF",
+        "ParameterMixing",
+        "PassiveAggressive",
+        "StructuredPerceptron",
+        "StructuredSVM",
+        "StructuredWeightedViolationsPerceptron",
+    ],
+    "lemmas": ["PredictedLemmas"],
+    "morphology": ["PredictedFeats"],
+    "parsing": ["PredictedTrees"],
+    "persistence": ["ModelFormatError", "load", "save"],
+    "pipeline": ["PredictedTags"],
+    "relations": ["PredictedRelations"],
+    "reranking": ["JackknifedLists", "NBestReranker"],
+    "ud": ["UDPipeline"],
+}
+
+#: Subpackages and modules reachable as attributes (``skstruct.datasets.fetch_ptb_sample``
+#: after a bare ``import skstruct``), each imported on first use.
+_SUBMODULES = [
+    "cli",
+    "clusters",
+    "compilation",
+    "corpus_tags",
+    "crfsuite",
+    "datasets",
+    "decoders",
+    "engine",
+    "features",
+    "inspect",
+    "learners",
+    "lemmas",
+    "metrics",
+    "morphology",
+    "parsing",
+    "persistence",
+    "pipeline",
+    "plot",
+    "relations",
+    "reranking",
+    "solvers",
+    "structures",
+    "tasks",
+    "trees",
+    "ud",
+    "updates",
+    "utils",
+]
+
+__getattr__, _, _ = _lazy.attach(__name__, _SUBMODULES, _PUBLIC)
 
 __all__ = [
     "AROW",
@@ -87,3 +128,7 @@ __all__ = [
     "save",
     "warmup",
 ]
+
+
+def __dir__():
+    return sorted({*__all__, *_SUBMODULES})

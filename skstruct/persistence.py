@@ -33,53 +33,17 @@ Format versions:
 """
 
 import errno
+import importlib
 import json
 import os
+from collections.abc import Mapping
 
 import numpy as np
 
 from ._version import __version__
-from .corpus_tags import CorpusTags
-from .decoders import DECODERS, BestCandidate
-from .features import (
-    ArcFeatures,
-    ConstituentTreeFeatures,
-    DependencyTreeFeatures,
-    EntityFeatures,
-    TokenDictEncoder,
-    TokenFeatures,
-)
-from .learners import (
-    AROW,
-    PCFG,
-    AveragedWeights,
-    ConfidenceWeights,
-    ExponentiatedGradientSSVM,
-    ParameterMixing,
-    PassiveAggressive,
-    StructuredPerceptron,
-    StructuredSVM,
-    StructuredWeightedViolationsPerceptron,
-)
-from .learners.crf import ConditionalRandomField, LinearChainCRF
-from .lemmas import PredictedLemmas
-from .morphology import PredictedFeats
-from .parsing import PredictedTrees
-from .pipeline import PredictedTags
-from .relations import PredictedRelations
-from .reranking import NBestReranker
-from .structures import (
-    AnchoredRules,
-    ArcFactoredTree,
-    CandidateSets,
-    EmissionRows,
-    LinearChain,
-    TransitionSystem,
-)
+from .features import TokenDictEncoder
+from .structures import EmissionRows, LinearChain
 from .structures.constraints import ChainConstraints
-from .trees import Grammar, TreeTransform
-from .ud import UDPipeline
-from .updates import UPDATE_RULES, MixedAssignments, PassiveAggressiveUpdate
 
 __all__ = ["FORMAT_VERSION", "ModelFormatError", "load", "register_estimator", "save"]
 
@@ -97,73 +61,125 @@ _PACK_MIN = 64
 _SCALAR_KINDS = "biuf"
 _ARRAY_KINDS = "biufcUS"
 
+
+class _Classes(Mapping):
+    """The classes a model file may name: class name -> class, each imported from its
+    module when first looked up, so that loading a model imports the modules its
+    classes need and no others (a saved perceptron's new process never imports the CRF
+    or the parsers)."""
+
+    def __init__(self, names_by_module):
+        self._modules = {
+            name: module for module, names in names_by_module.items() for name in names
+        }
+        self._classes = {}
+
+    def __getitem__(self, name):
+        cls = self._classes.get(name)
+        if cls is None:
+            cls = getattr(importlib.import_module(self._modules[name]), name)
+            self._classes[name] = cls
+        return cls
+
+    def __contains__(self, name):
+        return name in self._modules
+
+    def __iter__(self):
+        return iter(self._modules)
+
+    def __len__(self):
+        return len(self._modules)
+
+    def register(self, cls):
+        self._modules[cls.__name__] = cls.__module__
+        self._classes[cls.__name__] = cls
+
+
 #: Estimators rebuilt from their constructor parameters.
-_ESTIMATORS = {
-    cls.__name__: cls
-    for cls in (
-        StructuredPerceptron,
-        StructuredWeightedViolationsPerceptron,
-        ExponentiatedGradientSSVM,
-        StructuredSVM,
-        ParameterMixing,
-        PassiveAggressive,
-        AROW,
-        LinearChainCRF,
-        ConditionalRandomField,
-        PCFG,
-        TreeTransform,
-        *DECODERS.values(),
-        BestCandidate,
-        TokenFeatures,
-        ArcFeatures,
-        PredictedTags,
-        PredictedFeats,
-        PredictedLemmas,
-        PredictedRelations,
-        PredictedTrees,
-        UDPipeline,
-        CorpusTags,
-        NBestReranker,
-        DependencyTreeFeatures,
-        EntityFeatures,
-        ConstituentTreeFeatures,
-        *UPDATE_RULES.values(),
-        MixedAssignments,
-        PassiveAggressiveUpdate,
-    )
-}
+_ESTIMATORS = _Classes(
+    {
+        "skstruct.learners": [
+            "StructuredPerceptron",
+            "StructuredWeightedViolationsPerceptron",
+            "ExponentiatedGradientSSVM",
+            "StructuredSVM",
+            "ParameterMixing",
+            "PassiveAggressive",
+            "AROW",
+            "PCFG",
+        ],
+        "skstruct.learners.crf": ["LinearChainCRF", "ConditionalRandomField"],
+        "skstruct.crfsuite": ["CRF"],
+        "skstruct.trees": ["TreeTransform"],
+        "skstruct.decoders": [
+            "Viterbi",
+            "BeamSearch",
+            "Greedy",
+            "Eisner",
+            "ChuLiuEdmonds",
+            "ArcStandard",
+            "ArcEager",
+            "CKY",
+            "BestCandidate",
+        ],
+        "skstruct.features": [
+            "TokenFeatures",
+            "ArcFeatures",
+            "DependencyTreeFeatures",
+            "EntityFeatures",
+            "ConstituentTreeFeatures",
+        ],
+        "skstruct.pipeline": ["PredictedTags"],
+        "skstruct.morphology": ["PredictedFeats"],
+        "skstruct.lemmas": ["PredictedLemmas"],
+        "skstruct.relations": ["PredictedRelations"],
+        "skstruct.parsing": ["PredictedTrees"],
+        "skstruct.ud": ["UDPipeline"],
+        "skstruct.corpus_tags": ["CorpusTags"],
+        "skstruct.reranking": ["NBestReranker"],
+        "skstruct.updates": [
+            "StandardUpdate",
+            "EarlyUpdate",
+            "HybridUpdate",
+            "MaxViolationUpdate",
+            "LatestUpdate",
+            "LaSOUpdate",
+            "MixedAssignments",
+            "PassiveAggressiveUpdate",
+        ],
+    }
+)
 
 
 def register_estimator(cls):
     """Let model files hold estimators of class ``cls`` (rebuilt from their constructor
-    parameters): for estimator classes of modules this one does not import, such as the
-    sklearn-crfsuite drop-in's ``CRF``, which registers itself. Returns ``cls``, so
-    that it can decorate the class."""
-    _ESTIMATORS[cls.__name__] = cls
+    parameters), for estimator classes of modules outside skstruct's own list. Returns
+    ``cls``, so that it can decorate the class."""
+    _ESTIMATORS.register(cls)
     return cls
 
 
 #: Internal helpers rebuilt from their attributes alone (their constructors would allocate).
-_OBJECTS = {
-    cls.__name__: cls
-    for cls in (
-        TokenDictEncoder,
-        LinearChain,
-        ChainConstraints,
-        EmissionRows,
-        ArcFactoredTree,
-        TransitionSystem,
-        CandidateSets,
-        AnchoredRules,
-        Grammar,
-        AveragedWeights,
-        ConfidenceWeights,
-    )
-}
+_OBJECTS = _Classes(
+    {
+        "skstruct.features": ["TokenDictEncoder"],
+        "skstruct.structures": [
+            "LinearChain",
+            "EmissionRows",
+            "ArcFactoredTree",
+            "TransitionSystem",
+            "CandidateSets",
+            "AnchoredRules",
+        ],
+        "skstruct.structures.constraints": ["ChainConstraints"],
+        "skstruct.trees": ["Grammar"],
+        "skstruct.learners": ["AveragedWeights", "ConfidenceWeights"],
+    }
+)
 
-#: Classes of files written before a rename, read as today's: name -> (class,
+#: Classes of files written before a rename, read as today's: name -> (class name,
 #: attributes the old class did not store).
-_RENAMED = {"ArcStandardSystem": (TransitionSystem, {"kernel": "transition"})}
+_RENAMED = {"ArcStandardSystem": ("TransitionSystem", {"kernel": "transition"})}
 
 _ADVICE = (
     "skstruct.save stores data and skstruct's own classes only, so that loading runs no "
@@ -599,9 +615,8 @@ class _Reader:
         return estimator
 
     def _decode_object(self, node):
-        cls, added = _RENAMED.get(node["class"], (None, {}))
-        if cls is None:
-            cls = _lookup(_OBJECTS, node["class"])
+        name, added = _RENAMED.get(node["class"], (node["class"], {}))
+        cls = _lookup(_OBJECTS, name)
         instance = cls.__new__(cls)
         vars(instance).update({**added, **self._attributes(node["state"])})
         if cls is EmissionRows:

@@ -1,9 +1,13 @@
 """Layering rules of ARCHITECTURE.md, checked on the source text."""
 
 import ast
+import importlib
 import re
+import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 PACKAGE = Path(__file__).resolve().parents[1] / "skstruct"
 
@@ -91,3 +95,60 @@ def test_the_private_import_check_sees_offenders(tmp_path, monkeypatch):
     )
     monkeypatch.setattr(sys.modules[__name__], "PACKAGE", fake)
     assert len(_cross_package_private_imports(offender)) == 2
+
+
+def _fresh_process(code):
+    """``code``'s printed last line, run in a new interpreter."""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                          timeout=300)  # fmt: skip
+    assert done.returncode == 0, done.stderr[-3000:]
+    return done.stdout.strip().splitlines()[-1]
+
+
+def test_import_skstruct_imports_no_module_until_a_name_is_used():
+    # a saved model's new process, or `skstruct --help`, pays only for what it uses
+    code = (
+        "import sys, skstruct; "
+        "print(sorted(m for m in sys.modules if m.startswith(('skstruct', 'sklearn', 'numba'))))"
+    )
+    assert _fresh_process(code) == "['skstruct', 'skstruct._version']"
+
+
+@pytest.mark.parametrize("package", ["skstruct", "skstruct.learners", "skstruct.features"])
+def test_every_public_name_of_a_lazy_package_resolves(package):
+    module = importlib.import_module(package)
+    for name in module.__all__:
+        value = getattr(module, name)
+        assert getattr(value, "__name__", name) in (name, "StructuredWeightedViolationsPerceptron")
+    assert set(module.__all__) <= set(dir(module))
+    with pytest.raises(AttributeError, match="NoSuchName"):
+        module.NoSuchName  # noqa: B018
+
+
+def test_the_top_level_names_are_the_ones_it_lists():
+    import skstruct
+
+    listed = {name for names in skstruct._PUBLIC.values() for name in names}
+    assert listed | {"__version__"} == set(skstruct.__all__)
+    for submodule in skstruct._SUBMODULES:  # each one reachable as an attribute
+        assert (PACKAGE / submodule).is_dir() or (PACKAGE / f"{submodule}.py").is_file()
+
+
+def test_a_saved_chain_model_predicts_without_importing_the_other_learners(tmp_path):
+    from skstruct import StructuredPerceptron, TokenFeatures, save
+    from skstruct.datasets import make_chain_data
+
+    X, y = make_chain_data(20, n_labels=3, n_words=50, random_state=0)
+    path = tmp_path / "model.skst"
+    model = StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0)
+    save(model.fit(X, y), path)
+    code = (
+        "import sys, skstruct\n"
+        "from skstruct.datasets import make_chain_data\n"
+        "X, _ = make_chain_data(20, n_labels=3, n_words=50, random_state=0)\n"
+        f"assert len(skstruct.load({str(path)!r}).predict(X)) == 20\n"
+        "print(sorted(m for m in ('skstruct.crfsuite', 'skstruct.learners.crf', "
+        "'skstruct.solvers', 'skstruct.ud', 'skstruct.reranking', 'skstruct.parsing', "
+        "'skstruct.learners.mixing') if m in sys.modules))"
+    )
+    assert _fresh_process(code) == "[]"

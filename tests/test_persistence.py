@@ -518,6 +518,29 @@ def test_public_api():
     assert issubclass(ModelFormatError, ValueError)
 
 
+def test_every_class_a_file_may_name_resolves_to_that_class():
+    # the registry imports a class by its name when a file first names it: a misspelt
+    # name or module there would fail only then, so every entry is resolved here
+    from sklearn.base import BaseEstimator
+
+    from skstruct import features
+    from skstruct.decoders import DECODERS
+    from skstruct.persistence import _ESTIMATORS, _OBJECTS
+    from skstruct.updates import UPDATE_RULES
+
+    for table in (_ESTIMATORS, _OBJECTS):
+        for name in table:
+            assert table[name].__name__ == name
+    estimators = {_ESTIMATORS[name] for name in _ESTIMATORS}
+    assert set(DECODERS.values()) | set(UPDATE_RULES.values()) <= estimators
+    public = [getattr(skstruct, n) for n in skstruct.__all__]
+    public += [getattr(features, n) for n in features.__all__]
+    public = {c for c in public if isinstance(c, type) and issubclass(c, BaseEstimator)}
+    objects = {_OBJECTS[name] for name in _OBJECTS}
+    assert public - estimators - objects == {skstruct.WordClusters}  # never saved
+    assert "Nope" not in _ESTIMATORS and _ESTIMATORS.get("Nope") is None
+
+
 def test_arc_standard_models_saved_before_the_transition_system_rename_load(tmp_path):
     # files written before TransitionSystem held an ArcStandardSystem without a kernel name
     X, y = _trees()

@@ -10,7 +10,7 @@ from sklearn.utils.validation import check_is_fitted
 
 from ..learners import AROW, PassiveAggressive, StructuredPerceptron
 from ..learners.crf import LinearChainCRF
-from ..persistence import load, register_estimator, save
+from ..persistence import load, save
 from ..utils._sklearn_compat import Interval, StrOptions, fit_context
 from ..utils.tags import sequence_tags
 from ._tagger import Tagger
@@ -38,7 +38,6 @@ def _given(value, default):
     return default if value is None else value
 
 
-@register_estimator
 class CRF(BaseEstimator):
     """sklearn-crfsuite's ``CRF``, trained by skstruct: replace
     ``import sklearn_crfsuite`` by ``from skstruct import crfsuite as sklearn_crfsuite``

@@ -1,16 +1,25 @@
 """Feature extraction: raw tokens -> token dicts -> EncodedSequences (CSR + offsets);
 sentences -> TokenAttributes for parsers."""
 
-from ._attributes import TokenAttributes
-from ._encoded import EncodedSequences, concat_ranges
-from ._encoder import TokenDictEncoder
-from .arc import ArcFeatures
-from .constituent_global import ConstituentTreeFeatures
-from .hmm import hmm_features
-from .span_global import EntityFeatures
-from .token import TokenFeatures, word_shape
-from .tree_global import DependencyTreeFeatures
-from .tutorial import crfsuite_tutorial_features
+# Each module is imported when one of its names is first used (see skstruct/__init__):
+# a chain model's process never imports the parsers' arc features and their kernels.
+import lazy_loader as _lazy
+
+__getattr__, _, _ = _lazy.attach(
+    __name__,
+    submod_attrs={
+        "_attributes": ["TokenAttributes"],
+        "_encoded": ["EncodedSequences", "concat_ranges"],
+        "_encoder": ["TokenDictEncoder"],
+        "arc": ["ArcFeatures"],
+        "constituent_global": ["ConstituentTreeFeatures"],
+        "hmm": ["hmm_features"],
+        "span_global": ["EntityFeatures"],
+        "token": ["TokenFeatures", "word_shape"],
+        "tree_global": ["DependencyTreeFeatures"],
+        "tutorial": ["crfsuite_tutorial_features"],
+    },
+)
 
 __all__ = [
     "ArcFeatures",
@@ -26,3 +35,7 @@ __all__ = [
     "hmm_features",
     "word_shape",
 ]
+
+
+def __dir__():
+    return list(__all__)

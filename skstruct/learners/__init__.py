@@ -1,15 +1,25 @@
 """The scikit-learn estimators: orchestration only, the arithmetic is in the kernels."""
 
-from ..engine import AveragedWeights, BaseStructuredLearner, ConfidenceWeights
-from .arow import AROW
-from .crf import ConditionalRandomField, LinearChainCRF
-from .eg import ExponentiatedGradientSSVM
-from .mixing import ParameterMixing
-from .passive_aggressive import PassiveAggressive
-from .pcfg import PCFG
-from .perceptron import StructuredPerceptron
-from .ssvm import StructuredSVM
-from .swvp import SWVP, StructuredWeightedViolationsPerceptron
+# Each learner's module is imported when the learner is first used (see skstruct/__init__).
+import lazy_loader as _lazy
+
+__getattr__, _, _ = _lazy.attach(
+    __name__,
+    submod_attrs={
+        "arow": ["AROW"],
+        "crf": ["ConditionalRandomField", "LinearChainCRF"],
+        "eg": ["ExponentiatedGradientSSVM"],
+        "mixing": ["ParameterMixing"],
+        "passive_aggressive": ["PassiveAggressive"],
+        "pcfg": ["PCFG"],
+        "perceptron": ["StructuredPerceptron"],
+        "ssvm": ["StructuredSVM"],
+        "swvp": ["SWVP", "StructuredWeightedViolationsPerceptron"],
+    },
+)
+
+# the engine's public classes, re-exported: the engine is imported by every learner
+from ..engine import AveragedWeights, BaseStructuredLearner, ConfidenceWeights  # noqa: E402
 
 __all__ = [
     "AROW",
@@ -27,3 +37,7 @@ __all__ = [
     "StructuredSVM",
     "StructuredWeightedViolationsPerceptron",
 ]
+
+
+def __dir__():
+    return list(__all__)
