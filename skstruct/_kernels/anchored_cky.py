@@ -29,7 +29,7 @@ u)`` in preorder (``u`` the unary over it, -1: none).
 import numpy as np
 from numba import prange
 
-from ._config import FALSE, ZERO, njit, njit_parallel
+from ._config import FALSE, ZERO, helper, njit, njit_parallel
 from .arc_features import _hash
 from .cky import _logaddexp
 
@@ -48,7 +48,7 @@ def output_length(n):
     return 6 * n - 5
 
 
-@njit
+@helper
 def length_bucket(length):
     """1-5 as they are, then 6-10, 11-20 and more."""
     if length <= 5:
@@ -58,7 +58,7 @@ def length_bucket(length):
     return 7 if length <= 20 else 8
 
 
-@njit
+@helper
 def shape_table(atoms):
     """``table[i, j]``: a hash of the shape classes of words ``i..j-1`` (the span's
     shape, Hall et al.'s)."""
@@ -72,14 +72,14 @@ def shape_table(atoms):
     return table
 
 
-@njit
+@helper
 def _atom(atoms, i, column):
     if i < 0 or i >= atoms.shape[0]:
         return BOUNDARY
     return atoms[i, column]
 
 
-@njit
+@helper
 def label_keys(atoms, shapes, i, j, a, n_features, out, at):
     """Write the span features of ``(i, j)`` conjoined with label ``a`` at
     ``out[at:]``; returns the next free position."""
@@ -102,7 +102,7 @@ def label_keys(atoms, shapes, i, j, a, n_features, out, at):
     return at + N_LABEL_KEYS
 
 
-@njit
+@helper
 def binary_keys(atoms, r, i, k, j, n_features, out, at):
     """Write the features of binary rule ``r`` over ``(i, j)`` split at ``k`` (without
     the span features of its parent) at ``out[at:]``; returns the next free position."""
@@ -116,7 +116,7 @@ def binary_keys(atoms, r, i, k, j, n_features, out, at):
     return at + N_BINARY_KEYS
 
 
-@njit
+@helper
 def unary_keys(atoms, u, i, j, n_features, out, at):
     """Write the features of unary rule ``u`` over ``(i, j)`` (without the span features
     of its parent) at ``out[at:]``; returns the next free position."""
@@ -127,7 +127,7 @@ def unary_keys(atoms, u, i, j, n_features, out, at):
     return at + N_UNARY_KEYS
 
 
-@njit
+@helper
 def root_key(a, n_features):
     """The feature of symbol ``a`` under the root."""
     return _hash(40, 0, 0, 0, 0, a, n_features)
@@ -141,7 +141,7 @@ def _total(coef, keys, m):
     return total
 
 
-@njit
+@helper
 def top_symbol(output, tag0, binary, unary):
     """The symbol under the root of an output (``tag0``: the first word's tag)."""
     n = (output.shape[0] + 5) // 6
@@ -244,7 +244,7 @@ def best_tree(atoms, allowed, binary, left_start, unary, root_ok, coef, n_featur
     return best
 
 
-@njit
+@helper
 def _best_unaries(atoms, shapes, allowed, unary, coef, n_features, loss_top, augmented, inner,
                   outer, urule, live, n_live, label, keys, i, j):  # fmt: skip
     """``outer[i, j]``: ``inner[i, j]`` or better by an allowed unary rule over it; then
@@ -268,7 +268,7 @@ def _best_unaries(atoms, shapes, allowed, unary, coef, n_features, loss_top, aug
     _list_live(outer, live, n_live, i, j)
 
 
-@njit
+@helper
 def _list_live(outer, live, n_live, i, j):
     """``live[i, j, :n_live[i, j]]``: the symbols of span ``(i, j)`` with a finite
     ``outer`` score (the left children worth trying)."""
@@ -377,7 +377,7 @@ def inside(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features,
     return log_z, inner, outer
 
 
-@njit
+@helper
 def _unary_score(atoms, shapes, coef, n_features, keys, u, a, i, j, loss_top, loss_weight,
                  augmented):  # fmt: skip
     """The score of unary rule ``u`` (to ``A' = a``) over ``(i, j)``, its loss weighted
@@ -390,7 +390,7 @@ def _unary_score(atoms, shapes, coef, n_features, keys, u, a, i, j, loss_top, lo
     return total
 
 
-@njit
+@helper
 def _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j, loss_inner,
                   loss_weight, augmented):  # fmt: skip
     """``label[A]``: the span features of ``(i, j)`` with each allowed label, scored (with
@@ -403,7 +403,7 @@ def _label_scores(atoms, shapes, allowed, coef, n_features, keys, label, i, j, l
                 label[a] += loss_weight * loss_inner[i, j, a]
 
 
-@njit
+@helper
 def _add(array, keys, m, value):
     for t in range(m):
         array[keys[t]] += value

@@ -37,7 +37,7 @@ head and the s1/s2 context) are hashed with the action as the last word.
 
 import numpy as np
 
-from ._config import ONE, njit
+from ._config import ONE, helper, njit
 from .arc_features import FORM, NONE, POS, _attr, _hash_finish, _hash_prefix, direction_distance
 from .transition import _fresh
 
@@ -64,7 +64,7 @@ def is_valid(action, s0, b, n, heads):
     return s0 != 0 and (b > n or heads[s0] > 0)
 
 
-@njit
+@helper
 def _attach(h, d, heads, lc, rc, nl, nr):
     heads[d] = h
     if d < h:

@@ -16,7 +16,7 @@ parsers' features hash with the same functions.
 
 import numpy as np
 
-from ._config import njit
+from ._config import helper, njit
 
 # numpy integers, not Python ints: numba types a Python int global as a literal, and a
 # kernel called with each column's literal would be compiled once per column
@@ -89,7 +89,7 @@ def direction_distance(h, d):
     return (1 if h < d else 0) * 8 + bucket
 
 
-@njit
+@helper
 def _attr(attrs, start, n, i, column):
     """Attribute ``column`` of position ``i`` (0 the root, beyond 1..n NONE)."""
     if i == 0:
@@ -177,7 +177,7 @@ def _fine_arc_ids(attrs, start, n, h, d, n_features, out):
     return k
 
 
-@njit
+@helper
 def _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k):
     """The coarse-POS templates of arc ``h -> d``, written from ``out[k]`` on."""
     hf, df = _attr(attrs, start, n, h, FORM), _attr(attrs, start, n, d, FORM)
@@ -229,7 +229,7 @@ def _coarse_arc_ids(attrs, start, n, h, d, n_features, out, k):
     return k + N_COUNT_TEMPLATES
 
 
-@njit
+@helper
 def _extra_arc_ids(attrs, start, n, h, d, n_features, out, k, column):
     """The templates of extra attribute ``column`` (a lemma, a FEATS set) of arc
     ``h -> d``, alone and crossed with the other word's coarse POS, written from
@@ -277,7 +277,7 @@ def sibling_feature_ids(attrs, start, n, h, s, d, n_features, out):
     return k
 
 
-@njit
+@helper
 def label_prefixes(attrs, start, n, h, d, out):
     """Hash states of the label templates of arc ``h -> d`` (``N_LABEL_TEMPLATES``): a
     label feature is one of these finished with the label and the direction."""

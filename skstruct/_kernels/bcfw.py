@@ -10,7 +10,7 @@ can run in one kernel; a block that outgrows its room moves to the end of the po
 import numpy as np
 from numba import prange
 
-from ._config import ONE, TRUE, ZERO, njit, njit_parallel
+from ._config import ONE, TRUE, ZERO, helper, njit, njit_parallel
 from .balance import sentence_parts
 from .chain import (
     _decode_into,
@@ -65,7 +65,7 @@ def room(m):
     return m + m // 2 + 4
 
 
-@njit
+@helper
 def has_room(capacity, used, pool_size, i, m):
     """Whether block ``i`` can take ``m`` entries (in place, or moved to the end)."""
     return m <= capacity[i] or used[0] + room(m) <= pool_size
@@ -142,7 +142,7 @@ def take_step(
     losses[1] += lazy * loss_change
 
 
-@njit
+@helper
 def add_hamming_loss(unary, n, gold):
     """Add the Hamming loss to the unary scores of ``n`` tokens: every label +1, the
     ``gold`` one -1 again (as ``LinearChain.augment`` adds it, so that the rounding is
@@ -153,7 +153,7 @@ def add_hamming_loss(unary, n, gold):
         unary[t, gold[t]] -= 1.0
 
 
-@njit
+@helper
 def augmented_path(indptr, indices, data, lo, n, gold, rows, emission, transition, first, last,
                    trigram, order, unary, backptr, backptr2, path):  # fmt: skip
     """The loss-augmented argmax of the ``n`` tokens from ``lo`` into ``path``: Viterbi
@@ -188,7 +188,7 @@ def chain_oracles(
                            pred[token_start[b] : token_start[b] + n])  # fmt: skip
 
 
-@njit
+@helper
 def batch_of(visit, position, batch_size, offsets, decoded, token_start):
     """``(lo, batch, fresh)``: the minibatch ``visit[position]`` belongs to (positions
     ``lo ..``) and whether its oracles are still to run (``decoded`` is another batch's
@@ -293,7 +293,7 @@ def chain_epoch(
     return n_seen, visit.shape[0], 0, decoded, 0
 
 
-@njit
+@helper
 def tree_oracle(attrs, start, n, coef, n_features, gold, projective, single_root, arc, buffer,
                 out):  # fmt: skip
     """The loss-augmented argmax of a first-order unlabelled tree, its words' heads into

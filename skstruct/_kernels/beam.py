@@ -12,7 +12,7 @@ search restarts from. Items are (label, parent slot at ``t - 1``).
 import numpy as np
 from numba import prange
 
-from ._config import FALSE, ZERO, njit, njit_parallel, serial_twin
+from ._config import FALSE, ZERO, helper, njit, njit_parallel, serial_twin
 from .chain import (
     add_chain_delta,
     apply_chain_decisions,
@@ -28,7 +28,7 @@ from .chain import (
 from .rows import look_up_token_pairs
 
 
-@njit
+@helper
 def _extension(unary, t, n, prev_state, c, n_labels, order, transition, start, stop, trigram):
     """Score added by labelling token ``t`` with ``c`` after a hypothesis in ``prev_state``."""
     v = unary[t, c]
@@ -44,7 +44,7 @@ def _extension(unary, t, n, prev_state, c, n_labels, order, transition, start, s
     return v
 
 
-@njit
+@helper
 def _first_order_candidates(unary, t, n, transition, stop, labels, scores, lo, hi, cand_score,
                             cand_parent, cand_label, touched):  # fmt: skip
     """Candidates of step ``t > 0`` of a first-order beam: for every label, its best
@@ -273,7 +273,7 @@ N_EPOCH_COUNTS = 5
 COUNT_MISTAKES, COUNT_UPDATES, COUNT_INVALID, COUNT_INVALID_STANDARD, COUNT_CORRECT = range(5)
 
 
-@njit
+@helper
 def update_step(rule, best_score, gold_score, gold_in_beam, best_is_gold, n):
     """The step a single-step rule updates at, or -1 (see ``skstruct.updates.search``)."""
     last = n - 1
@@ -298,7 +298,7 @@ def update_step(rule, best_score, gold_score, gold_in_beam, best_is_gold, n):
     return found
 
 
-@njit
+@helper
 def search_sentence(indptr, indices, data, lo, n, gold, rows, emission, transition, start, stop,
                     trigram, order, beam_size, rule, unary):  # fmt: skip
     """Beam search on the ``n`` tokens from ``lo`` and the step ``rule`` updates at

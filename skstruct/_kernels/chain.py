@@ -26,7 +26,7 @@ parallel lowering mis-handled a value typed None inside them (numba 0.68).
 import numpy as np
 from numba import prange
 
-from ._config import ONE, TRUE, ZERO, njit, njit_parallel, serial_twin
+from ._config import ONE, TRUE, ZERO, helper, njit, njit_parallel, serial_twin
 from .balance import balanced_parts, one_part, sentence_parts
 from .rows import add_token_scores, ensure, look_up_token_pairs, token_pair_slots
 from .values import feature_value
@@ -148,7 +148,7 @@ def viterbi_into(unary, n_tokens, transition, start, stop, first_order, backptr,
     return top
 
 
-@njit
+@helper
 def viterbi2_into(unary, n_tokens, transition, start, stop, trigram, backptr, path):
     """Exact second-order Viterbi in O(n L^3); like ``viterbi_into``.
 
@@ -233,7 +233,7 @@ def _decode_into(unary, n, transition, start, stop, trigram, order, backptr, bac
     return viterbi_into(unary, n, transition, start, stop, order == 1, backptr, path)
 
 
-@njit
+@helper
 def backptr2_rows(trigram, order, n, n_labels):
     """Second-order back-pointers for ``n`` tokens (int32 (n, L, L), no rows below
     order 2); None for a chain without trigrams."""
@@ -296,7 +296,7 @@ def add_chain_delta(
     return True
 
 
-@njit
+@helper
 def add_chain_delta_to(
     indptr, data, lo, gold, pred, n_tokens, order, with_stop, slots, emission, transition,
     start, stop, trigram, scale,
@@ -309,7 +309,7 @@ def add_chain_delta_to(
                        scale)  # fmt: skip
 
 
-@njit
+@helper
 def add_emission_delta_to(indptr, data, lo, gold, pred, n_tokens, slots, emission, scale,
                           first_slot, end_slot):  # fmt: skip
     """The emission part of ``add_chain_delta_to``, restricted to the pool slots
@@ -326,7 +326,7 @@ def add_emission_delta_to(indptr, data, lo, gold, pred, n_tokens, slots, emissio
                 k += 2
 
 
-@njit
+@helper
 def add_dense_delta_to(gold, pred, n_tokens, order, with_stop, transition, start, stop, trigram,
                        scale):  # fmt: skip
     """The transition, start, stop and trigram parts of ``add_chain_delta_to`` (trigram
@@ -375,7 +375,7 @@ def epoch_scratch(offsets, n_labels, trigram, order):
     return unary, backptr, backptr2_rows(trigram, order, max_len, n_labels), path
 
 
-@njit
+@helper
 def thread_count(threads):
     """The threads a minibatch kernel runs on: ``threads``, or 1 for None (the kernels'
     way of saying "one thread, compile no parallel code")."""
@@ -384,7 +384,7 @@ def thread_count(threads):
     return threads
 
 
-@njit
+@helper
 def thread_unary_rows(offsets, n_labels, threads):
     """A unary-score buffer per thread (``[part]`` for a part of a minibatch), as long
     as the corpus's longest sentence: the minibatch decisions reuse it for every
@@ -401,7 +401,7 @@ def thread_viterbi_rows(offsets, n_labels, threads):
     return unary_rows, np.empty(unary_rows.shape, dtype=np.int32)
 
 
-@njit
+@helper
 def decode_sentence(indptr, indices, data, lo, n, rows, emission, transition, start, stop,
                     trigram, order, unary, backptr, path):  # fmt: skip
     """The exact best path of the ``n`` tokens from ``lo``, into ``path``; ``unary``
@@ -511,7 +511,7 @@ def viterbi_decisions(
 viterbi_decisions_serial = serial_twin(viterbi_decisions)
 
 
-@njit
+@helper
 def apply_chain_decisions(
     indptr, indices, data, offsets, labels, batch, token_start, pred, steps, entry_start, slots,
     found, rows, coef, coef_sum, n_labels, order, trigrams, n_seen, threads,
@@ -585,7 +585,7 @@ def apply_chain_decisions(
     return n_seen
 
 
-@njit
+@helper
 def _look_up_batch_pairs(indptr, indices, offsets, labels, batch, token_start, pred, steps, rows,
                          entry_start, slots, threads):  # fmt: skip
     """``batch_pair_slots`` on ``threads`` threads (None: one, compiling no parallel
@@ -652,7 +652,7 @@ def batch_pair_slots(
 batch_pair_slots_serial = serial_twin(batch_pair_slots)
 
 
-@njit
+@helper
 def batch_entry_starts(indptr, offsets, batch, out):
     """Where each sentence of ``batch`` starts in a buffer of pair slots: room for two
     (the gold and the predicted label's) per feature of each of its tokens. Writes
@@ -663,7 +663,7 @@ def batch_entry_starts(indptr, offsets, batch, out):
         out[b + 1] = out[b] + 2 * features
 
 
-@njit
+@helper
 def most_pair_slots(indptr, offsets, batch_size):
     """Room ``batch_entry_starts`` needs for any batch of ``batch_size`` sentences."""
     most = 0
@@ -672,7 +672,7 @@ def most_pair_slots(indptr, offsets, batch_size):
     return 2 * most * batch_size
 
 
-@njit
+@helper
 def minibatch_buffers(indptr, offsets, batch_size):
     """What a chain's minibatch epoch refills for every batch of up to ``batch_size``
     sentences: ``(pred, steps, right, starts, entry_start, slots, found)``."""
@@ -686,7 +686,7 @@ def minibatch_buffers(indptr, offsets, batch_size):
     return pred, steps, right, starts, entry_start, slots, found
 
 
-@njit
+@helper
 def lay_out_batch(indptr, offsets, batch, threads, starts, entry_start):
     """Where ``batch``'s tokens and pair slots start (written to ``starts`` and
     ``entry_start``), and its parts for ``threads`` threads (``balance.sentence_parts``;
@@ -698,7 +698,7 @@ def lay_out_batch(indptr, offsets, batch, threads, starts, entry_start):
     return sentence_parts(offsets, batch, threads, ONE)
 
 
-@njit
+@helper
 def batch_token_starts(offsets, batch, out):
     """Where each sentence of ``batch`` starts in a buffer of the batch's tokens: writes
     ``out[:len(batch) + 1]`` (the last entry the total)."""

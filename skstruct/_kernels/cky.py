@@ -19,7 +19,7 @@ optional unary rule on top; backpointers say which rule and split.
 
 import numpy as np
 
-from ._config import FALSE, njit
+from ._config import FALSE, helper, njit
 
 NEG = -np.inf
 
@@ -66,7 +66,7 @@ def viterbi(tags, n_symbols, binary, binary_score, left_start, unary, unary_scor
     return best, top, split, rule, urule
 
 
-@njit
+@helper
 def _unaries(inner, outer, urule, i, j, unary, unary_score):
     """``outer[i, j]``: ``inner[i, j]``, or better by one unary rule over it."""
     for a in range(inner.shape[2]):
@@ -217,7 +217,7 @@ def _outside(inner, outer, log_z, binary, binary_score, left_start, unary, unary
     return above_inner, above_outer
 
 
-@njit
+@helper
 def _plus(a, b, best):
     """The semiring's sum of log-values: their maximum (``best``) or log-sum."""
     if best:
@@ -225,7 +225,7 @@ def _plus(a, b, best):
     return _logaddexp(a, b)
 
 
-@njit
+@helper
 def _sum_unaries(inner, outer, i, j, unary, unary_score, best):
     """``outer[i, j]``: the log-sum (``best``: maximum) of ``inner[i, j]`` and of one
     unary rule over it."""

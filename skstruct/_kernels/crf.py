@@ -30,14 +30,14 @@ kernel's time).
 
 import numpy as np
 
-from ._config import njit
+from ._config import helper, njit
 from .chain import longest_sentence, split_coef, unary_scores
 from .chain_marginals import forward_backward
 from .rows import slot
 from .values import feature_value
 
 
-@njit
+@helper
 def scaled_forward_backward(unary, n, potentials, shift, scratch, outer, sample_weight):
     """Marginals of a chain of ``n`` tokens on scaled probabilities.
 
@@ -117,7 +117,7 @@ def scaled_forward_backward(unary, n, potentials, shift, scratch, outer, sample_
     return log_z
 
 
-@njit
+@helper
 def sentence_expectations(indptr, indices, data, lo, n, rows, emission, transition, start,
                           stop, potentials, shift, unary, scratch, outer, log_pair, weight,
                           grad):  # fmt: skip
@@ -149,7 +149,7 @@ def sentence_expectations(indptr, indices, data, lo, n, rows, emission, transiti
     return log_z
 
 
-@njit
+@helper
 def sentence_scratch(longest, n_labels):
     """Buffers for :func:`scaled_forward_backward` on up to ``longest`` tokens:
     ``(u, alpha, beta, u * beta, scale, marginal)``."""
@@ -158,7 +158,7 @@ def sentence_scratch(longest, n_labels):
             np.empty(rows))  # fmt: skip
 
 
-@njit
+@helper
 def exp_potentials(transition, start, stop):
     """``(potentials, shift)`` for :func:`scaled_forward_backward`: rows ``[0, L)`` hold
     ``exp(transition - shift[0])``, rows ``[L, 2L)`` its transpose, then
@@ -169,7 +169,7 @@ def exp_potentials(transition, start, stop):
     return out, shift
 
 
-@njit
+@helper
 def exp_potentials_into(transition, start, stop, out, shift):
     """:func:`exp_potentials` into given buffers (SGD's weights change every sentence:
     no allocation per sentence)."""

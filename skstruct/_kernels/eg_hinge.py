@@ -10,7 +10,7 @@ objectives and the ``tol`` stops read off them.
 
 import numpy as np
 
-from ._config import TRUE, ZERO, njit
+from ._config import TRUE, ZERO, helper, njit
 from .bcfw import add_hamming_loss
 from .chain import longest_sentence, split_coef, unary_scores, viterbi_into
 from .tree_scores import arc_scores, single_root_penalty
@@ -20,7 +20,7 @@ from .tree_search import chu_liu_edmonds, eisner, scratch
 _BLOCK = 128
 
 
-@njit
+@helper
 def _block_sum(values, lo, n):
     """numpy's sum of at most 128 values: fewer than 8 in turn, else 8 interleaved
     partial sums, added pairwise, then the rest in turn."""
@@ -52,7 +52,7 @@ def _block_sum(values, lo, n):
     return total
 
 
-@njit
+@helper
 def _half(n):
     """Where numpy splits more than 128 values: half of them, less the rest of 8."""
     half = n // 2
@@ -98,7 +98,7 @@ def pairwise_sum(values, lo, n):
     return total
 
 
-@njit
+@helper
 def _chain_path_score(unary, path, n, transition, start, stop, work):
     """The learner's ``_path_score``: the path's unary scores summed, then start and
     stop, then its transitions summed (``work``: (>= n,) scratch)."""
@@ -133,7 +133,7 @@ def chain_hinges(indptr, indices, data, offsets, rows, coef, n_labels, gold, sen
         out[i] = _chain_path_score(unary, path, n, transition, start, stop, work) - gold_score
 
 
-@njit
+@helper
 def _arc_sum(scores, heads, n, work):
     """``scores[heads, 1..n].sum()`` as numpy sums it."""
     for d in range(1, n + 1):

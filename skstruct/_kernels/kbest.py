@@ -10,10 +10,10 @@ predecessor label, then rank, as there, so the best sequence is Viterbi's.
 
 import numpy as np
 
-from ._config import ZERO, njit
+from ._config import ZERO, helper, njit
 
 
-@njit
+@helper
 def _insert(keys, labels, ranks, size, k, value, label, rank):
     """Insert a candidate into a list sorted best first (``size`` entries, at most
     ``k``); a candidate no better than an equal one listed stays after it. Returns

@@ -17,7 +17,7 @@ tree is its best tree (the same one where no two trees tie).
 
 import numpy as np
 
-from ._config import FALSE, ZERO, njit
+from ._config import FALSE, ZERO, helper, njit
 from .anchored_cky import (
     NEG,
     TAG,
@@ -69,7 +69,7 @@ def _merge(lists, target, tails_a, tails_b, adds, rules, splits, first, last, k,
     count[target] = found
 
 
-@njit
+@helper
 def _heap(size):
     return (np.empty(size), np.empty(size, dtype=np.int64), np.empty(size, dtype=np.int64),
             np.empty(size, dtype=np.int64))  # fmt: skip
@@ -210,7 +210,7 @@ def kbest_trees(atoms, allowed, binary, left_start, unary, root_ok, coef, n_feat
     return outputs, score[root, :found].copy()
 
 
-@njit
+@helper
 def _write_tree(n, lists, item, binary, unary, top, rank, out):
     """The output layout of the derivation of rank ``rank`` of symbol ``top``'s outer
     item over the sentence (preorder, as :func:`.anchored_cky.best_tree` writes it)."""

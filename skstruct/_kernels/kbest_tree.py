@@ -15,7 +15,7 @@ kernels of ``tree_search`` try them.
 
 import numpy as np
 
-from ._config import ONE, ZERO, njit
+from ._config import ONE, ZERO, helper, njit
 
 # the kinds of items (sibling: second order): numpy integers, so that the helpers they
 # are passed to compile once, not once per literal kind (the order, a literal 1 or 2,
@@ -24,7 +24,7 @@ from ._config import ONE, ZERO, njit
 _COMPLETE, _INCOMPLETE, _SIBLING = (np.int64(kind) for kind in range(3))
 
 
-@njit
+@helper
 def _heap_push(keys, splits, left, right, size, key, split, i, j):
     """Push onto a max-heap (ties: the smaller split first); returns the new size."""
     pos = size
@@ -39,7 +39,7 @@ def _heap_push(keys, splits, left, right, size, key, split, i, j):
     return size + 1
 
 
-@njit
+@helper
 def _heap_pop(keys, splits, left, right, size):
     """Remove the top of the heap (read it first); returns the new size."""
     size -= 1
@@ -122,7 +122,7 @@ def _merge(lists, kind, s, t, d, splits_r, adds, n_edges, order, k, heap):
     count[kind, s, t, d] = n_found
 
 
-@njit
+@helper
 def _edges_between(splits_r, adds, first, last, add):
     """Splits ``first..last``, each adding ``add``; returns their number."""
     m = 0

@@ -17,11 +17,11 @@ try again.
 
 import numpy as np
 
-from ._config import njit
+from ._config import helper, njit
 from .values import feature_value
 
 
-@njit
+@helper
 def lower_bound(rows, f, k):
     """Pool slot of label ``k`` in row ``f``, or where it would be inserted."""
     start, length, _, labels, _ = rows
@@ -84,7 +84,7 @@ def ensure(rows, f, k, n_labels, emission, emission_sum):
     return True
 
 
-@njit
+@helper
 def ensure_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum):
     """Give every (feature, label) pair that ``phi(gold) - phi(pred)`` touches over the
     first ``n_tokens`` tokens (from row ``lo``) a weight. False when the pool is full
@@ -102,7 +102,7 @@ def ensure_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels
     return True
 
 
-@njit
+@helper
 def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum):
     """``(room, slots)``: the pool slots of the pairs ``phi(gold) - phi(pred)`` touches,
     given a weight first: for each differing position (in order), each feature:
@@ -129,7 +129,7 @@ def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, 
     return True, slots
 
 
-@njit
+@helper
 def look_up_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, slots):
     """The slots ``token_pair_slots`` gives, written to ``slots``, -1 for a pair without
     a weight, changing nothing (so threads may look up side by side); returns whether

@@ -10,7 +10,7 @@ start / stop parts at the edges.
 import numpy as np
 from numba import prange
 
-from ._config import njit, njit_parallel, serial_twin
+from ._config import helper, njit, njit_parallel, serial_twin
 from .chain import (
     _decode_into,
     decode_sentence,
@@ -62,7 +62,7 @@ def window_score(unary, path, n, a, b, transition, start, stop, trigram, order):
     return total
 
 
-@njit
+@helper
 def add_window_delta(
     indptr, indices, data, row, gold, mixed, n, a, b, order, trigrams, rows, coef, n_labels, scale
 ):
@@ -125,7 +125,7 @@ def substructure_ranges(gold, pred, n, kind, starts, stops):
     return count
 
 
-@njit
+@helper
 def set_gamma(margins, used, ranked, n_sets, kind, beta, out):
     """Weights of the mixed assignments flagged in ``used`` (bool), summing to 1.
 
@@ -226,7 +226,7 @@ def choose_terms(
     return 0
 
 
-@njit
+@helper
 def swvp_terms(
     unary, gold, pred, n, transition, start, stop, trigram, order, substructures, gamma_kind,
     beta, aggressive, enforce, starts, stops, used, gamma, counts,
@@ -266,7 +266,7 @@ def swvp_terms(
     return n_sets
 
 
-@njit
+@helper
 def apply_swvp_terms(
     indptr, indices, data, lo, gold, pred, n, order, trigrams, rows, coef, coef_sum, n_labels,
     n_seen, n_sets, starts, stops, used, gamma, counts,

@@ -4,7 +4,7 @@ sentence) with its minibatch half."""
 
 import numpy as np
 
-from ._config import njit
+from ._config import helper, njit
 from .arc_features import (
     arc_feature_ids,
     label_feature_ids,
@@ -50,7 +50,7 @@ def add_tree_features(
                 coef[buffer[j]] += scale
 
 
-@njit
+@helper
 def learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef, coef_sum, n_seen,
                n_features, siblings, n_labels, buffer, states):  # fmt: skip
     """The perceptron update of one parsed sentence, with lazy averaging, when a head or

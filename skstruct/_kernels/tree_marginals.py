@@ -20,10 +20,10 @@ the chart near 0, where the rounding of log-space sums is smallest.
 
 import numpy as np
 
-from ._config import njit
+from ._config import helper, njit
 
 
-@njit
+@helper
 def _logaddexp(a, b):
     """``log(exp(a) + exp(b))``, exact when either term is ``-inf``."""
     if a == -np.inf:
@@ -35,7 +35,7 @@ def _logaddexp(a, b):
     return b + np.log1p(np.exp(a - b))
 
 
-@njit
+@helper
 def _shifted(theta, n):
     """``theta[:n + 1, :n + 1]`` less each column's largest potential, ``-inf`` in
     column 0 and on the diagonal; and the sum of the shifts (see the module docstring)."""
@@ -76,7 +76,7 @@ def _span(complete, s, t, last):
     return top + np.log(total)
 
 
-@njit
+@helper
 def _complete_right(complete, incomplete, s, t):
     """Log-sum over ``r in s+1..t`` of ``incomplete[s, r, 1] + complete[r, t, 1]``."""
     top = -np.inf
@@ -92,7 +92,7 @@ def _complete_right(complete, incomplete, s, t):
     return top + np.log(total)
 
 
-@njit
+@helper
 def _complete_left(complete, incomplete, s, t):
     """Log-sum over ``r in s..t-1`` of ``complete[s, r, 0] + incomplete[r, t, 0]``."""
     top = -np.inf
@@ -198,7 +198,7 @@ def inside_outside(theta, n, single_root, out):
 # -- all trees: the matrix-tree theorem, by log-space elimination ---------------------------------
 
 
-@njit
+@helper
 def _in_weight(w, order, j, k, with_root):
     """Log of the total weight of arcs into ``k`` from the words ``order[j:]`` (and from
     the root if ``with_root``)."""

@@ -9,7 +9,7 @@ side" (``s == h``: ``d`` is ``h``'s first child on that side).
 
 import numpy as np
 
-from ._config import njit
+from ._config import helper, njit
 from .arc_features import (
     N_LABEL_TEMPLATES,
     _hash_finish,
@@ -19,7 +19,7 @@ from .arc_features import (
 )
 
 
-@njit
+@helper
 def add_label_scores(attrs, start, n, coef, n_features, n_labels, arc, best_label, states):
     """``arc[h, d] += max_l score(h, d, l)``, the best label kept in ``best_label[h, d]``.
 
@@ -60,7 +60,7 @@ def label_score_tensor(attrs, start, n, coef, n_features, n_labels, out, states)
                 out[h, d, label] = total
 
 
-@njit
+@helper
 def _sum_at(coef, ids, k):
     total = 0.0
     for j in range(k):
@@ -113,7 +113,7 @@ def single_root_penalty(arc, n):
     return penalty
 
 
-@njit
+@helper
 def sibling_parts(heads, n, out):
     """Write the sibling parts ``(h, s, d)`` of a head vector into ``out`` (``(n, 3)``);
     returns how many. Children are taken outwards from the head, right side first;

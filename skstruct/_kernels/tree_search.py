@@ -8,7 +8,7 @@ A sentence of ``n`` words is positions ``1..n``; position 0 is the artificial ro
 
 import numpy as np
 
-from ._config import TRUE, njit
+from ._config import TRUE, helper, njit
 from .arc_features import (
     N_LABEL_TEMPLATES,
     N_SIBLING_TEMPLATES,
@@ -32,7 +32,7 @@ def _push(stack, i, a, b, c, d):
 _COMPLETE, _INCOMPLETE, _SIBLING = 0, 1, 2  # kinds of items on the backtracking stacks
 
 
-@njit
+@helper
 def _split_complete(stack, top, s, t, dr, r):
     """Push the halves of complete span ``[s, t]`` (direction ``dr``) split at ``r``: an
     incomplete span and the complete span beyond it. Returns the new stack top."""
@@ -45,7 +45,7 @@ def _split_complete(stack, top, s, t, dr, r):
     return top + 2
 
 
-@njit
+@helper
 def _best_meeting(complete, s, t):
     """Best ``complete[s, r, right] + complete[r + 1, t, left]`` over ``r``: the two
     halves an arc between ``s`` and ``t`` (or a sibling pair) joins. Returns (score, r)."""
@@ -57,7 +57,7 @@ def _best_meeting(complete, s, t):
     return best, arg
 
 
-@njit
+@helper
 def _fill_complete(complete, incomplete, complete_bp, s, t):
     """Complete spans ``[s, t]`` of both directions from smaller ones (Eisner's second
     rule, shared by both orders): a complete span is an incomplete one plus a complete
@@ -224,7 +224,7 @@ def eisner2(arc, sib, n):
 # -- Chu-Liu-Edmonds ---------------------------------------------------------------------------
 
 
-@njit
+@helper
 def _find_cycle(heads, n_nodes):
     """A cycle of ``heads`` (node 0 has none) as a boolean mask, or an all-False mask."""
     color = np.zeros(n_nodes, dtype=np.int64)  # 0 new, 1 on the current path, 2 done
@@ -251,7 +251,7 @@ def _find_cycle(heads, n_nodes):
     return in_cycle
 
 
-@njit
+@helper
 def _greedy_heads(arc):
     m = arc.shape[0]
     heads = np.full(m, -1, dtype=np.int64)
@@ -405,7 +405,7 @@ def max_length(offsets):
     return longest
 
 
-@njit
+@helper
 def one_based_tree(heads, labels, start, n, n_labels, out_heads, out_labels):
     """The heads (and labels, unless ``n_labels`` is None) of words ``start:start + n``
     of flat arrays, as the decoders index them: word ``d`` at ``d`` (1..n), the root's
