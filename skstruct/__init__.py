@@ -12,7 +12,7 @@ against the structure protocol, numba kernels, and the scikit-learn estimator co
 # pays for the classes that model uses, not for all of them (issue 33).
 import lazy_loader as _lazy
 
-from ._version import __version__
+from ._version import __version__ as __version__
 
 #: Public names, by the module that defines them.
 _PUBLIC = {
@@ -88,46 +88,7 @@ _SUBMODULES = [
 
 __getattr__, _, _ = _lazy.attach(__name__, _SUBMODULES, _PUBLIC)
 
-__all__ = [
-    "AROW",
-    "CKY",
-    "PCFG",
-    "SWVP",
-    "ArcEager",
-    "ArcFeatures",
-    "ArcStandard",
-    "BeamSearch",
-    "BestCandidate",
-    "ChuLiuEdmonds",
-    "ConditionalRandomField",
-    "CorpusTags",
-    "Eisner",
-    "ExponentiatedGradientSSVM",
-    "Greedy",
-    "JackknifedLists",
-    "LinearChainCRF",
-    "ModelFormatError",
-    "NBestReranker",
-    "ParameterMixing",
-    "PassiveAggressive",
-    "PredictedFeats",
-    "PredictedLemmas",
-    "PredictedRelations",
-    "PredictedTags",
-    "PredictedTrees",
-    "StructuredPerceptron",
-    "StructuredSVM",
-    "StructuredWeightedViolationsPerceptron",
-    "TokenFeatures",
-    "UDPipeline",
-    "Viterbi",
-    "WordClusters",
-    "__version__",
-    "kernel_cache_dir",
-    "load",
-    "save",
-    "warmup",
-]
+__all__ = sorted({"__version__", *(name for names in _PUBLIC.values() for name in names)})
 
 
 def __dir__():
