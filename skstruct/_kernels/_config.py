@@ -112,7 +112,7 @@ def helper(func):
     numba gives every ``njit`` function it compiles an entry point for Python calls
     (and one for C), builds and optimises it, and links it into every kernel that calls
     the function; for the many small helpers that only kernels call, that was about a
-    sixth of a cold fit's compile time (the CoNLL-2000 perceptron: 6.3 -> 5.4 s). A
+    sixth of a cold fit's compile time (the CoNLL-2000 perceptron: 6.0 -> 5.0 s). A
     helper is instead an overload of itself (``numba.extending.overload``, as numba's
     own ``np.*`` functions are), compiled inside each caller's compilation and kept in
     the caller's cache entry. Called from Python, it raises a ``TypeError`` naming the

@@ -769,8 +769,9 @@ def _mix(mu, state, results, over="all"):
         mixed_sum += alone * base_sum
     else:
         has_say = said > 0
-        mixed_coef = np.where(has_say, mixed_coef / np.where(has_say, said, 1.0), base_coef)
-        mixed_sum = np.where(has_say, mixed_sum / np.where(has_say, said, 1.0), base_sum)
+        share = np.where(has_say, said, 1.0)
+        mixed_coef = np.where(has_say, mixed_coef / share, base_coef)
+        mixed_sum = np.where(has_say, mixed_sum / share, base_sum)
     n_seen = round(float(mu @ np.array([r.n_seen for r in results], dtype=float)))
     mixed = structure.with_change(coef, coef_sum, keys, mixed_coef, mixed_sum)
     return (*mixed, n_seen), (keys, mixed_coef, mixed_sum, n_seen)
