@@ -14,6 +14,7 @@ import shutil
 import sys
 from pathlib import Path
 
+import numpydoc.docscrape_sphinx
 from sphinx.errors import PycodeError
 from sphinx.pycode import ModuleAnalyzer
 
@@ -139,6 +140,21 @@ def _reexported_data_doc(app, what, name, obj, options, lines):
             return
 
 
+class _NumpydocTemplateOnce(numpydoc.docscrape_sphinx.SandboxedEnvironment):
+    """numpydoc (1.11) makes a new jinja environment for every object it documents and
+    compiles its docstring template there again: about 2,200 compiles, 3-4 s of a 22 s
+    build. Its environments are all alike (the same loader paths for one build), so the
+    template compiled first serves every object."""
+
+    _compiled = {}
+
+    def get_template(self, name, *args, **kwargs):
+        if name not in self._compiled:
+            self._compiled[name] = super().get_template(name, *args, **kwargs)
+        return self._compiled[name]
+
+
 def setup(app):
+    numpydoc.docscrape_sphinx.SandboxedEnvironment = _NumpydocTemplateOnce
     app.connect("autodoc-skip-member", _skip_member)
     app.connect("autodoc-process-docstring", _reexported_data_doc)
