@@ -335,3 +335,90 @@ def test_transition_parsers_refuse_labels_and_swvp(system):
         _fit([[(2, "nsubj"), (0, "root"), (2, "adv")]], system())
     with pytest.raises(ValueError, match=rf"SWVP mixes .* {name} builds action sequences"):
         SWVP(decoder=system()).fit(_X, [[2, 0, 2]])
+
+
+# -- parser shards encoded on their workers (ParameterMixing(encode_on="workers")) -----------
+
+
+def _strings(features, encoded):
+    """Every word's attributes as the strings ``features`` numbered them (column order)."""
+    names = [{i: value for value, i in vocab.items()} for vocab in features.vocabularies_.values()]
+    return [tuple(names[c].get(i, i) for c, i in enumerate(row)) for row in encoded.attrs.tolist()]
+
+
+@pytest.mark.data
+def test_arc_features_merge_renumbers_the_other_shards_words(ptb):
+    X = ptb[0][:200]
+    first, other = ArcFeatures(coarse_pos=1).fit(X[:120]), ArcFeatures(coarse_pos=1).fit(X[120:])
+    before = first.transform(X[:120]).attrs
+    theirs = other.transform(X[120:])
+    maps = first.merge(other)
+    # the other shard's words, renumbered, are what the merged vocabulary gives them
+    np.testing.assert_array_equal(theirs.with_ids(maps).attrs, first.transform(X[120:]).attrs)
+    np.testing.assert_array_equal(first.transform(X[:120]).attrs, before)  # old ids kept
+    assert _strings(first, theirs.with_ids(maps)) == _strings(other, theirs)
+    assert len(first.vocabularies_["form"]) == len(ArcFeatures().fit(X).vocabularies_["form"])
+    with pytest.raises(ValueError, match="coarse POS"):
+        first.merge(ArcFeatures(coarse_pos=2).fit(X[120:]))
+
+
+@pytest.mark.data
+@pytest.mark.parametrize("labelled", [False, True])
+def test_parser_shards_encoded_on_their_own_merge_into_the_parents_encoding(
+    ptb, spanish, labelled
+):
+    X, y = (spanish[0], spanish[1]) if labelled else (ptb[0][:150], ptb[1][:150])
+    decoder = Eisner(projectivize=True)
+    learner = StructuredPerceptron(decoder, features=ArcFeatures(coarse_pos=1), random_state=0)
+    shards = np.array_split(np.random.default_rng(0).permutation(len(X)), 3)
+    merged = clone(learner)
+    template = merged.shard_encoder(X)  # as ParameterMixing does: one copy per worker
+    encodings = [template.encode_shard([X[i] for i in s], [y[i] for i in s]) for s in shards]
+    _, data = merged.init_state_from_shards(encodings)
+    parent = clone(learner)
+    _, (encoded, outputs) = parent.init_state(X, y)
+    bounds = parent.structure_.output_offsets(encoded)
+    for shard, (shard_encoded, shard_outputs) in zip(shards, data):
+        # the same attribute strings and the same gold trees, numbered otherwise
+        assert _strings(merged.encoder_, shard_encoded) == _strings(
+            parent.encoder_, encoded.take(shard)
+        )
+        gold = np.concatenate([outputs[bounds[i] : bounds[i + 1]] for i in shard])
+        heads, labels = merged.structure_.split_outputs(shard_outputs)
+        parent_heads, parent_labels = parent.structure_.split_outputs(gold)
+        np.testing.assert_array_equal(heads, parent_heads)
+        if labelled:
+            np.testing.assert_array_equal(merged.classes_, parent.classes_)
+            np.testing.assert_array_equal(labels, parent_labels)
+
+
+@pytest.mark.data
+def test_parser_mixing_encodes_on_the_workers_when_asked(ptb, spanish):
+    X, y, X_test, y_test = ptb
+    X, y = X[:150], y[:150]
+    serial = StructuredPerceptron(decoder=Eisner(), max_iter=2, random_state=3)
+    one = ParameterMixing(serial, n_shards=1, max_iter=2, encode_on="workers").fit(X, y)
+    np.testing.assert_array_equal(one.coef_, clone(serial).fit(X, y).coef_)
+
+    def mixed(encode_on, n_jobs=None, learner=serial, data=(X, y)):
+        mixing = ParameterMixing(
+            learner, n_shards=2, max_iter=2, encode_on=encode_on, n_jobs=n_jobs, random_state=0
+        )
+        return mixing.fit(*data)
+
+    workers = mixed("workers")
+    np.testing.assert_array_equal(mixed("workers", n_jobs=2).coef_, workers.coef_)
+    assert workers.score(X_test, y_test) > 0.5
+    # token dicts either way: "auto" encodes a parser's shards here
+    np.testing.assert_array_equal(mixed("auto").coef_, mixed("parent").coef_)
+    labelled = StructuredPerceptron(Eisner(projectivize=True), max_iter=2, random_state=3)
+    X_es, y_es = spanish[0][:80], spanish[1][:80]
+    one = ParameterMixing(labelled, n_shards=1, max_iter=2, encode_on="workers").fit(X_es, y_es)
+    np.testing.assert_array_equal(one.coef_, clone(labelled).fit(X_es, y_es).coef_)
+    two = mixed("workers", learner=labelled, data=(X_es, y_es))
+    np.testing.assert_array_equal(two.classes_, clone(labelled).fit(X_es, y_es).classes_)
+    # a bad tree on a worker is named by its place in X, as the serial fit names it
+    y_bad = [list(heads) for heads in y]
+    y_bad[101][0] = 1  # word 1 its own head
+    with pytest.raises(ValueError, match=r"y\[101\]\[0\]: word 1 is its own head"):
+        mixed("workers", data=(X, y_bad))

@@ -288,7 +288,7 @@ class BaseStructuredLearner(StructuredModel):
 
     def encode_shard(self, X, y):
         """The shard ``X``, ``y`` encoded on its own (call it on :meth:`shard_encoder`'s
-        copy, e.g. on a worker): a :class:`~skstruct.tasks.labelling.ShardEncoding`."""
+        copy, e.g. on a worker): a :class:`~skstruct.tasks._base.ShardEncoding`."""
         return self.task_.encode_shard(self, X, y)
 
     def init_state_from_shards(self, shards):

@@ -45,3 +45,12 @@ class TokenAttributes(NamedTuple):
         np.cumsum(stops - starts, out=offsets[1:])
         attrs = np.ascontiguousarray(self.attrs[concat_ranges(starts, stops)])
         return TokenAttributes(attrs, offsets, self.n_features)
+
+    def with_ids(self, maps):
+        """The same words with their ids renumbered: column ``c``'s id ``i`` becomes
+        ``maps[c][i]`` (the maps :meth:`ArcFeatures.merge
+        <skstruct.ArcFeatures.merge>` returns)."""
+        attrs = np.empty_like(self.attrs)
+        for c, ids in enumerate(maps):
+            attrs[:, c] = ids[self.attrs[:, c]]
+        return TokenAttributes(attrs, self.offsets, self.n_features)

@@ -182,6 +182,52 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         attrs = np.asarray(ids, dtype=np.int32).reshape(n_tokens, len(vocabs))
         return TokenAttributes(attrs, offsets, self.n_features)
 
+    def merge(self, other):
+        """Take in the vocabularies of ``other``, an ``ArcFeatures`` with the same
+        parameters fitted on other sentences (another shard of a corpus, encoded on its
+        own worker): the values this one lacks get the next ids, in ``other``'s order.
+
+        Parameters
+        ----------
+        other : ArcFeatures
+            Fitted, with the same parameters and the same resolved ``coarse_``.
+
+        Returns
+        -------
+        maps : list of ndarray of int32
+            Per column, ``other``'s id -> this one's (reserved ids map to themselves),
+            for :meth:`TokenAttributes.with_ids
+            <skstruct.features.TokenAttributes.with_ids>` on what ``other`` encoded.
+
+        Examples
+        --------
+        >>> from skstruct import ArcFeatures
+        >>> a = ArcFeatures().fit([[{"form": "Dogs", "xpos": "NNS"}]])
+        >>> b = ArcFeatures().fit([[{"form": "Cats", "xpos": "NNS"}]])
+        >>> [ids.tolist() for ids in a.merge(b)]  # Cats is new, NNS known, Cats a new prefix
+        [[0, 1, 2, 4], [0, 1, 2, 3], [0, 1, 2, 4]]
+        """
+        check_is_fitted(self, "vocabularies_")
+        check_is_fitted(other, "vocabularies_")
+        if other.get_params() != self.get_params() or other.coarse_ != self.coarse_:
+            raise ValueError(
+                f"Cannot merge the vocabularies of {other!r} (coarse POS {other.coarse_!r}) "
+                f"into {self!r} (coarse POS {self.coarse_!r}): their parameters or the "
+                f"coarse POS they resolved differ. Set coarse_pos explicitly, or encode "
+                f"all sentences with one ArcFeatures."
+            )
+        maps = []
+        for name, vocab in self.vocabularies_.items():
+            theirs = other.vocabularies_[name]
+            ids = np.arange(len(theirs) + _tree.N_RESERVED, dtype=np.int32)
+            for value, i in theirs.items():
+                mine = vocab.get(value)
+                if mine is None:
+                    mine = vocab[value] = len(vocab) + _tree.N_RESERVED
+                ids[i] = mine
+            maps.append(ids)
+        return maps
+
     def _columns(self):
         """The attributes of a token, in the kernels' column order (FORM, POS, PREFIX,
         COARSE, then the fields)."""

@@ -1,6 +1,8 @@
 """Task: what every task shares, and the defaults of tasks whose outputs are one per
 token or word."""
 
+from typing import NamedTuple
+
 import numpy as np
 
 from ..utils.validation import check_sequences, check_sequences_and_labels
@@ -56,3 +58,13 @@ class Task:
         how many there are; the score is their ratio."""
         correct = self.correct(structure, predicted, gold)
         return int(np.count_nonzero(correct)), int(correct.size)
+
+
+class ShardEncoding(NamedTuple):
+    """A shard of training data encoded on its own, on the worker that trains it
+    (a task's ``encode_shard``; its ``initialize_from_shards`` merges them)."""
+
+    encoder: object  # fitted on the shard alone (TokenDictEncoder, ArcFeatures)
+    encoded: object  # the shard in the ids of ``encoder``
+    classes: object  # the shard's label names, sorted (None: a parser without relations)
+    labels: object  # the gold outputs with label ids into ``classes`` (the task's form)

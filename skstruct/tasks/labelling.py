@@ -4,7 +4,6 @@ import copy
 import warnings
 from collections.abc import Mapping
 from numbers import Integral
-from typing import NamedTuple
 
 import numpy as np
 from sklearn.base import clone
@@ -13,7 +12,7 @@ from ..features import ArcFeatures, TokenDictEncoder, TokenFeatures
 from ..structures.constraints import ForbiddenGoldWarning
 from ..utils.arrays import concat_ranges
 from ..utils.validation import flat_labels, locate
-from ._base import Task
+from ._base import ShardEncoding, Task
 
 
 class SequenceLabelling(Task):
@@ -256,13 +255,3 @@ class SequenceLabelling(Task):
 
 
 SEQUENCE_LABELLING = SequenceLabelling()
-
-
-class ShardEncoding(NamedTuple):
-    """A shard of training data encoded on its own
-    (:meth:`SequenceLabelling.encode_shard`)."""
-
-    encoder: TokenDictEncoder  # fitted on the shard alone
-    encoded: object  # EncodedSequences, in the columns of ``encoder``
-    classes: np.ndarray  # the shard's label names, sorted
-    labels: np.ndarray  # int32 label id of every token into ``classes`` (-1: None)
