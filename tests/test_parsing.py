@@ -364,9 +364,7 @@ def test_arc_features_merge_renumbers_the_other_shards_words(ptb):
 
 @pytest.mark.data
 @pytest.mark.parametrize("labelled", [False, True])
-def test_parser_shards_encoded_on_their_own_merge_into_the_parents_encoding(
-    ptb, spanish, labelled
-):
+def test_parser_shards_encoded_on_their_own_merge_into_the_parents_encoding(ptb, spanish, labelled):
     X, y = (spanish[0], spanish[1]) if labelled else (ptb[0][:150], ptb[1][:150])
     decoder = Eisner(projectivize=True)
     learner = StructuredPerceptron(decoder, features=ArcFeatures(coarse_pos=1), random_state=0)
