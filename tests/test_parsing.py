@@ -420,3 +420,13 @@ def test_parser_mixing_encodes_on_the_workers_when_asked(ptb, spanish):
     y_bad[101][0] = 1  # word 1 its own head
     with pytest.raises(ValueError, match=r"y\[101\]\[0\]: word 1 is its own head"):
         mixed("workers", data=(X, y_bad))
+    # shards of bare heads and of (head, deprel) pairs: named as the serial fit names them
+    y_mixed = [list(heads) for heads in y[:75]] + [[(h, "dep") for h in heads] for heads in y[75:]]
+    with pytest.raises(ValueError) as serial_error:
+        clone(serial).fit(X, y_mixed)
+    unshuffled = ParameterMixing(serial, n_shards=2, max_iter=1, shuffle=False,
+                                 encode_on="workers")  # fmt: skip
+    with pytest.raises(ValueError) as caught:
+        unshuffled.fit(X, y_mixed)
+    assert "mixes bare heads" in str(caught.value)
+    assert str(caught.value) == str(serial_error.value)

@@ -263,7 +263,7 @@ class BaseStructuredLearner(StructuredModel):
         encoded, labels = self._initialize(X, y, classes=classes, rng=None)
         return self._new_state(), training_data(encoded, labels, weights)
 
-    def shard_encoder(self, X):
+    def shard_encoder(self, X, only_if_cheaper=False):
         """Prepare to encode the training data ``X`` a shard at a time, each shard on
         its own (on the worker that trains it): fits what needs the whole corpus, the
         decoder and the ``features`` transformer, and returns a copy holding only what
@@ -274,6 +274,9 @@ class BaseStructuredLearner(StructuredModel):
         ----------
         X : list of sequences
             The whole training input, checked (ParameterMixing's ``check_examples``).
+        only_if_cheaper : bool, default=False
+            Also None where the task finds encoding here and shipping the shards encoded
+            cheaper (``ParameterMixing(encode_on="auto")``).
 
         Returns
         -------
@@ -282,6 +285,8 @@ class BaseStructuredLearner(StructuredModel):
         self._resolve()
         self.decoder_ = self.check_decoder()
         if not self.task_.encodes_shards(self):
+            return None
+        if only_if_cheaper and not self.task_.shards_cheaper_on_workers(self):
             return None
         self.task_.fit_features(self, X)
         return self.worker_copy(keep=("features_",))

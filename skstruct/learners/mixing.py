@@ -27,7 +27,7 @@ from ..engine import (
     drop_unweighted,
     training_data,
 )
-from ..features import ArcFeatures, concat_ranges
+from ..features import concat_ranges
 from ..structures import LinearChain
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from ..utils.arrays import sorted_unique
@@ -586,12 +586,13 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                         delayed(_encode_shard)(template, _RawShard(X, y, shard))
                         for shard in self.shards_
                     )
+                state, shards = learner.init_state_from_shards(encodings)
             except (TypeError, ValueError):
-                # a worker names the example by its place in the shard: encoding it all
-                # here names it by its place in X, as a serial fit does
+                # a worker names the example by its place in the shard, and shards that
+                # disagree (a parser's bare heads in one, pairs in another) name none:
+                # encoding it all here names it by its place in X, as a serial fit does
                 learner.init_state(X, y)
                 raise
-            state, shards = learner.init_state_from_shards(encodings)
         return state, [
             training_data(encoded, labels, None if weights is None else weights[shard])
             for (encoded, labels), shard in zip(shards, self.shards_)
@@ -602,11 +603,10 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         this process (see ``encode_on``)."""
         if self.encode_on == "parent":
             return None
-        features = getattr(learner, "features", None)
-        # a parser's input is always token dicts: cheaper to encode here than to ship
-        if self.encode_on == "auto" and (features is None or isinstance(features, ArcFeatures)):
-            return None
-        template = learner.shard_encoder(X) if hasattr(learner, "shard_encoder") else None
+        if not hasattr(learner, "shard_encoder"):
+            template = None
+        else:  # "auto": where the learner's task finds it cheaper
+            template = learner.shard_encoder(X, only_if_cheaper=self.encode_on == "auto")
         if template is None and self.encode_on == "workers":
             raise ValueError(
                 f"encode_on='workers': {type(learner).__name__} with "

@@ -29,6 +29,12 @@ class Task:
         that can defines): here not."""
         return False
 
+    def shards_cheaper_on_workers(self, model):
+        """Whether shipping a shard's raw sequences and encoding them on its worker
+        costs less than encoding them here and shipping them encoded (what
+        ``ParameterMixing(encode_on="auto")`` asks): here not."""
+        return False
+
     def encode(self, model, X, y, names=("X", "y")):
         """``(encoded X, gold output ids)`` in ``model``'s fitted encoding, for scoring
         (labels unseen in training get ids no prediction equals)."""

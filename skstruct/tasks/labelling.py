@@ -62,6 +62,14 @@ class SequenceLabelling(Task):
         whole corpus (:meth:`keep_allowed`)."""
         return getattr(model.decoder_, "allowed", None) is None
 
+    def shards_cheaper_on_workers(self, model):
+        """Whether shipping a shard's raw sequences costs less than encoding it here:
+        when the learner featurises raw input (its ``features`` set, as
+        ``TokenFeatures()``). Token dicts made before ``fit`` cost more to ship than to
+        encode (on Brown, 0.7 s to pickle 10,000 sentences of tutorial dicts, against
+        1.0 s to encode all 20,000)."""
+        return getattr(model, "features", None) is not None
+
     def encode_shard(self, model, X, y):
         """Encode a shard of the training data on its own, as on a worker that never
         sees the rest: the features of ``X`` in a vocabulary of their own, the labels of
