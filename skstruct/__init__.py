@@ -52,6 +52,7 @@ _PUBLIC = {
     "relations": ["PredictedRelations"],
     "reranking": ["JackknifedLists", "NBestReranker"],
     "ud": ["UDPipeline"],
+    "voting": ["ReversedParser", "VotingParser"],
 }
 
 #: Subpackages and modules reachable as attributes (``skstruct.datasets.fetch_ptb_sample``
@@ -84,6 +85,7 @@ _SUBMODULES = [
     "ud",
     "updates",
     "utils",
+    "voting",
 ]
 
 __getattr__, _, _ = _lazy.attach(__name__, _SUBMODULES, _PUBLIC)

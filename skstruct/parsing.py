@@ -25,7 +25,7 @@ from .utils._sklearn_compat import HasMethods, Interval, fit_context
 from .utils.tags import SentencesTransformerTags
 from .utils.validation import check_sequences
 
-__all__ = ["PredictedTrees"]
+__all__ = ["PredictedTrees", "graph_parser"]
 
 #: The default parser's regularisation: chosen on UD English-EWT dev (second order,
 #: gold tags, 10 passes: UAS 87.66 at C=0.03, against 86.34 for the averaged
@@ -161,11 +161,19 @@ class PredictedTrees(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         return [[(t["head"], t["deprel"]) for t in s] for s in self.transform(X)]
 
     def _default_parser(self):
-        features = ArcFeatures(fields=list(self.fields))
-        decoder = Eisner(order=self.order, projectivize=True)
-        # tol=None: exactly max_iter passes, no duality gap computed
-        return StructuredSVM(decoder, features=features, C=PARSER_C, max_iter=self.max_iter,
-                             tol=None, random_state=self.random_state)  # fmt: skip
+        return graph_parser(self.fields, order=self.order, max_iter=self.max_iter,
+                            random_state=self.random_state)  # fmt: skip
+
+
+def graph_parser(fields=("lemma", "feats"), *, order=2, max_iter=10, random_state=None):
+    """The default parser of :class:`PredictedTrees`: a structured SVM (``C=0.03``) over
+    projective Eisner trees of ``order`` (non-projective training trees lifted) and
+    :class:`~skstruct.ArcFeatures` with the token ``fields``, ``max_iter`` passes."""
+    features = ArcFeatures(fields=list(fields))
+    decoder = Eisner(order=order, projectivize=True)
+    # tol=None: exactly max_iter passes, no duality gap computed
+    return StructuredSVM(decoder, features=features, C=PARSER_C, max_iter=max_iter, tol=None,
+                         random_state=random_state)  # fmt: skip
 
 
 def _gold_head(i, pos, token):

@@ -135,6 +135,7 @@ _ESTIMATORS = _Classes(
         "skstruct.relations": ["PredictedRelations"],
         "skstruct.parsing": ["PredictedTrees"],
         "skstruct.ud": ["UDPipeline"],
+        "skstruct.voting": ["ReversedParser", "VotingParser"],
         "skstruct.corpus_tags": ["CorpusTags"],
         "skstruct.reranking": ["NBestReranker"],
         "skstruct.updates": [

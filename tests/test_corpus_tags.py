@@ -107,7 +107,8 @@ def test_the_pipeline_stages_read_the_corpora_and_the_output_drops_them():
     alone = PredictedTags(tagger, field=("upos", "xpos")).fit(read).transform(read)
     assert [[t["xpos"] for t in s] for s in out] == [[t["xpos"] for t in s] for s in alone]
     assert ud.stages_["tags"].tagger_.features.columns == ["lex", "lex_guide"]
-    assert ud.stages_["trees"].fields == ("lemma", "feats", "lex")  # the ambiguity class
+    graph = ud.stages_["trees"].parser_.named_parsers_["graph"]
+    assert graph.features.fields == ["lemma", "feats", "lex"]  # the ambiguity class
 
 
 @pytest.mark.parametrize(

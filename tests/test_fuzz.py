@@ -16,8 +16,8 @@ head) per token, or raise a TypeError or ValueError with a message; never anothe
 exception.
 
 Everything is deterministic (fixed seeds, ``derandomize=True``). The number of inputs
-tried is counted in :data:`COUNTS`, recorded per test (``record_property``) and
-printed by the last test, ``test_totals``.
+tried is counted in :data:`COUNTS` and recorded per test (``record_property``); each
+test checks the counts of its own inputs after the last of them.
 """
 
 import copy
@@ -631,30 +631,36 @@ _fuzz_settings = settings(
 
 @settings(_fuzz_settings, max_examples=N_CHAIN_EXAMPLES)
 @given(data=chain_inputs(), other=chain_inputs())
-def test_random_nested_inputs_to_chain_learners(data, other):
+def _fuzz_chain_learners(data, other):
     X, y = data
     _fuzz_learners(_chain_learners(), X, y, other[0], parses=False, kind="chain")
 
 
 @settings(_fuzz_settings, max_examples=N_TREE_EXAMPLES)
 @given(data=tree_inputs(), other=tree_inputs())
-def test_random_nested_inputs_to_parsers(data, other):
+def _fuzz_parsers(data, other):
     X, y = data
     _fuzz_learners(_tree_learners(), X, y, other[0], parses=True, kind="tree")
 
 
-def test_totals(record_property):
-    """The counts of every fuzz test of this module that ran (run the module whole)."""
-    if not COUNTS:
-        pytest.skip("no fuzz test of this module ran before this one")
-    totals = {kind: n for kind, n in sorted(COUNTS.items())}
-    for kind, n in totals.items():
-        record_property(kind, n)
-    print("\nfuzzed inputs:", totals)
-    if "chain fit" in COUNTS:
-        assert COUNTS["chain fit"] >= 4 * N_CHAIN_EXAMPLES
-        assert COUNTS["chain fit: ok"] > 0 and COUNTS["chain fit: TypeError"] > 0
-        assert COUNTS["chain fit: ValueError"] > 0
-    if "tree fit" in COUNTS:
-        assert COUNTS["tree fit"] >= 4 * N_TREE_EXAMPLES
-        assert COUNTS["tree fit: ok"] > 0 and COUNTS["tree fit: ValueError"] > 0
+def _run_and_count(fuzz, kind, n_examples, record_property):
+    """Run every example of ``fuzz`` (hypothesis), then check what they tried: in the
+    same test, so that the counts never depend on which xdist worker ran what."""
+    before = Counter(COUNTS)
+    fuzz()
+    counts = {k: n - before[k] for k, n in COUNTS.items() if k.startswith(kind)}
+    for key, n in sorted(counts.items()):
+        record_property(key, n)
+    assert counts[f"{kind} fit"] >= 4 * n_examples, counts
+    assert counts.get(f"{kind} fit: ok", 0) > 0, counts
+    assert counts.get(f"{kind} fit: ValueError", 0) > 0, counts
+    return counts
+
+
+def test_random_nested_inputs_to_chain_learners(record_property):
+    counts = _run_and_count(_fuzz_chain_learners, "chain", N_CHAIN_EXAMPLES, record_property)
+    assert counts.get("chain fit: TypeError", 0) > 0, counts
+
+
+def test_random_nested_inputs_to_parsers(record_property):
+    _run_and_count(_fuzz_parsers, "tree", N_TREE_EXAMPLES, record_property)

@@ -4,12 +4,16 @@ UDPipeline (every predicted column from the forms), on hand-made and real UD dat
 import pytest
 
 from skstruct import (
+    ArcEager,
     ArcFeatures,
+    ArcStandard,
     Eisner,
     PredictedRelations,
     PredictedTrees,
+    ReversedParser,
     StructuredSVM,
     UDPipeline,
+    VotingParser,
     load,
     save,
 )
@@ -102,12 +106,36 @@ def test_pipeline_names_a_missing_annotation():
         UDPipeline(max_iter=1).fit([[{**X[0][0], "xpos": "N\tN"}]])
 
 
+def _voters(voting):
+    """The fitted parsers of a VotingParser, a ReversedParser's own inside it."""
+    return [getattr(p, "parser_", p) for p in voting.parsers_]
+
+
+def test_the_default_parser_is_four_parsers_voting():
+    ud = UDPipeline(max_iter=3, n_jobs=2, random_state=0)
+    ud.corpora_ = []  # as fit sets it, with no tagged corpora
+    trees = ud._stage("trees")
+    voting = trees.parser
+    assert isinstance(voting, VotingParser) and voting.n_jobs == 2 and voting.weights is None
+    named = dict(voting.parsers)
+    assert list(named) == ["graph", "eager", "eager_right_to_left", "standard"]
+    assert named["graph"].decoder.order == 2 and named["graph"].max_iter == 3
+    assert named["graph"].features.fields == ["lemma", "feats"]
+    assert isinstance(named["eager"].decoder, ArcEager)
+    assert isinstance(named["eager_right_to_left"], ReversedParser)
+    assert isinstance(named["eager_right_to_left"].parser.decoder, ArcEager)
+    assert isinstance(named["standard"].decoder, ArcStandard)
+    beams = [named["eager"], named["eager_right_to_left"].parser, named["standard"]]
+    assert all(p.decoder.beam_size == 8 and p.decoder.projectivize for p in beams)
+    assert all(p.update == "max_violation" and p.max_iter == 3 for p in beams)
+
+
 def test_pipeline_default_passes(ewt):
     """max_iter=None: each default stage its own passes (20 for the tagger's SVM, 10 for
     the others); an int sets every stage."""
     train, _ = ewt
     ud = UDPipeline(random_state=0).fit(train[:20])
     assert ud.stages_["tags"].tagger_.n_iter_ == 20
-    assert ud.stages_["trees"].parser_.n_iter_ == 10
+    assert all(p.n_iter_ == 10 for p in _voters(ud.stages_["trees"].parser_))
     assert ud.stages_["feats"].tagger_.n_iter_ == 10
     assert ud.set_params(max_iter=2).fit(train[:20]).stages_["tags"].tagger_.n_iter_ == 2
