@@ -6,10 +6,9 @@ built so far but searches inexactly and errs more late in the sentence than earl
 Sagae & Lavie (2006) let several parsers vote on every arc and find the best tree
 under the votes with a maximum spanning tree algorithm: the result is a well-formed
 tree more accurate than any of them. On UD English-EWT dev (gold tags, lemmas and
-FEATS), a second-order graph parser (UAS 87.94) with an arc-eager and an
-arc-standard parser and an arc-eager parser reading right to left (86.73, 84.89,
-83.77 alone), every vote of weight 1, gave UAS 88.43; with a first-order graph
-parser instead (87.36), 88.36.
+FEATS), a second-order graph parser (UAS 87.94) with four arc-eager parsers, over the
+XPOS and over the UPOS, each read left to right and right to left (86.73, 83.77, 86.60
+and 84.37 alone), every vote of weight 1, gave UAS 89.00.
 """
 
 from numbers import Integral

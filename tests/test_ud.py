@@ -6,7 +6,6 @@ import pytest
 from skstruct import (
     ArcEager,
     ArcFeatures,
-    ArcStandard,
     Eisner,
     PredictedRelations,
     PredictedTrees,
@@ -111,23 +110,24 @@ def _voters(voting):
     return [getattr(p, "parser_", p) for p in voting.parsers_]
 
 
-def test_the_default_parser_is_four_parsers_voting():
+@pytest.mark.parametrize("xpos", [True, False])
+def test_the_default_parser_is_a_graph_parser_and_arc_eager_parsers_voting(xpos):
     ud = UDPipeline(max_iter=3, n_jobs=2, random_state=0)
     ud.corpora_ = []  # as fit sets it, with no tagged corpora
-    trees = ud._stage("trees")
-    voting = trees.parser
+    voting = ud._stage("trees", xpos).parser
     assert isinstance(voting, VotingParser) and voting.n_jobs == 2 and voting.weights is None
     named = dict(voting.parsers)
-    assert list(named) == ["graph", "eager", "eager_right_to_left", "standard"]
+    pairs = [("eager", "auto"), ("eager_upos", "upos")] if xpos else [("eager", "auto")]
+    names = [n for name, _ in pairs for n in (name, f"{name}_right_to_left")]
+    assert list(named) == ["graph", *names]
     assert named["graph"].decoder.order == 2 and named["graph"].max_iter == 3
     assert named["graph"].features.fields == ["lemma", "feats"]
-    assert isinstance(named["eager"].decoder, ArcEager)
-    assert isinstance(named["eager_right_to_left"], ReversedParser)
-    assert isinstance(named["eager_right_to_left"].parser.decoder, ArcEager)
-    assert isinstance(named["standard"].decoder, ArcStandard)
-    beams = [named["eager"], named["eager_right_to_left"].parser, named["standard"]]
-    assert all(p.decoder.beam_size == 8 and p.decoder.projectivize for p in beams)
-    assert all(p.update == "max_violation" and p.max_iter == 3 for p in beams)
+    for name, pos in pairs:
+        assert isinstance(named[f"{name}_right_to_left"], ReversedParser)
+        for parser in (named[name], named[f"{name}_right_to_left"].parser):
+            assert isinstance(parser.decoder, ArcEager) and parser.features.pos == pos
+            assert parser.decoder.beam_size == 8 and parser.decoder.projectivize
+            assert parser.update == "max_violation" and parser.max_iter == 3
 
 
 def test_pipeline_default_passes(ewt):
