@@ -201,6 +201,13 @@ def test_fields_add_attribute_columns():
     assert features.transform(X).attrs.shape == (2, 6)
     with pytest.raises(ValueError, match="need a coarse POS"):
         ArcFeatures(fields=["lemma"], coarse_pos=None).fit(X)
+    # a treebank without XPOS: the UPOS is the POS read, and the fields' coarse POS too
+    no_xpos = [[{k: v for k, v in t.items() if k != "xpos"} for t in X[0]]]
+    assert ArcFeatures(fields=["lemma"]).fit(no_xpos).coarse_ == "upos"
+    assert ArcFeatures().fit(no_xpos).coarse_ is None  # no fields: no coarse templates
+    no_upos = [[{k: v for k, v in t.items() if k != "upos"} for t in X[0]]]
+    with pytest.raises(ValueError, match="finds no UPOS on every token"):
+        ArcFeatures(fields=["lemma"]).fit(no_upos)
     with pytest.raises(ValueError, match="at most 3 token field names"):
         ArcFeatures(fields=["a", "b", "c", "d"]).fit(X)
 

@@ -130,6 +130,17 @@ def test_the_default_parser_is_a_graph_parser_and_arc_eager_parsers_voting(xpos)
             assert parser.update == "max_violation" and parser.max_iter == 3
 
 
+def test_a_treebank_without_xpos_gets_one_pair_of_arc_eager_parsers(ewt):
+    train, _ = ewt
+    no_xpos = [[{**t, "xpos": "_"} for t in s] for s in train[:30]]
+    ud = UDPipeline(max_iter=1, random_state=0).fit(no_xpos)
+    assert list(ud.stages_["trees"].parser_.named_parsers_) == [
+        "graph", "eager", "eager_right_to_left",
+    ]  # fmt: skip
+    parsed = ud.transform(train[:5])
+    assert all(t["xpos"] == "_" and t["head"] is not None for s in parsed for t in s)
+
+
 def test_pipeline_default_passes(ewt):
     """max_iter=None: each default stage its own passes (20 for the tagger's SVM, 10 for
     the others); an int sets every stage."""

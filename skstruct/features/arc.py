@@ -62,8 +62,9 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
     coarse_pos : int, "upos", "auto" or None, default="auto"
         Add the coarse-POS templates. An int ``k``: the first ``k`` characters of the
         POS tag (``1`` groups the Penn Treebank's NN, NNS, NNP and NNPS as N); ``"upos"``:
-        the universal tag, beside ``xpos``; ``"auto"``: ``"upos"`` where the POS read is
-        ``xpos`` and every training token has a ``upos`` too (UD treebanks), else none.
+        the universal tag, beside ``xpos``; ``"auto"``: ``"upos"`` where every training
+        token has a ``upos`` (UD treebanks) and the POS read is ``xpos`` or ``fields`` are
+        given (they need a coarse POS, even where the UPOS is the POS read), else none.
         None: no coarse templates. On the PTB sample the structured SVM parsed 90.08 UAS
         with ``coarse_pos=1`` against 89.09 without (``benchmarks/bench_ssvm.py``, C
         chosen on the dev set for each); a pass took 1.6x as long. On UD English-EWT dev
@@ -250,11 +251,12 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
             has_upos = bool(tokens) and all(
                 isinstance(t.get("upos"), str) and t["upos"] != "_" for t in tokens
             )
-            coarse = "upos" if reads_xpos and has_upos else None
+            # without an XPOS the UPOS is the POS read; fields still need it as coarse POS
+            coarse = "upos" if has_upos and (reads_xpos or fields) else None
         if fields and coarse is None:
             raise ValueError(
                 f"fields={fields!r} need a coarse POS: set coarse_pos=1 (the first letter of "
-                f"the POS) or 'upos' (the 'auto' default finds no UPOS beside the XPOS)."
+                f"the POS) or 'upos' (the 'auto' default finds no UPOS on every token)."
             )
         return coarse
 
