@@ -26,9 +26,10 @@ import numpy as np
 from ._kernels._config import CACHE, kernel_cache_dir
 from .crfsuite import CRF
 from .datasets import make_chain_data
-from .decoders import BeamSearch, Eisner
+from .decoders import ArcEager, BeamSearch, Eisner
 from .features import TokenFeatures, crfsuite_tutorial_features
 from .learners import LinearChainCRF, StructuredPerceptron, StructuredSVM
+from .parsing import graph_parser
 
 #: The families :func:`warmup` can compile, and what each covers.
 FAMILIES = {
@@ -36,10 +37,12 @@ FAMILIES = {
     "with max-violation updates), fit and predict",
     "crf": "LinearChainCRF and skstruct.crfsuite.CRF (lbfgs with and without c1), fit, "
     "predict and marginals",
-    "svm": "StructuredSVM (block-coordinate Frank-Wolfe) on chains and on first-order "
-    "trees, fit and predict",
+    "svm": "StructuredSVM (block-coordinate Frank-Wolfe) on chains, on first-order trees "
+    "and on second-order trees with field templates (UDPipeline's graph parser), fit and "
+    "predict",
     "parsers": "StructuredPerceptron with Eisner (first order, unlabelled and labelled) "
-    "on CoNLL-U token dicts, fit and predict",
+    "and with ArcEager beam search (UDPipeline's transition parsers) on CoNLL-U token "
+    "dicts, fit and predict",
 }
 
 
@@ -164,6 +167,10 @@ def _warm_parsers():
     heads = [[head for head, _ in sentence] for sentence in y]
     StructuredPerceptron(Eisner(), max_iter=2, random_state=0).fit(X, heads).predict(X)
     StructuredPerceptron(Eisner(), max_iter=2, random_state=0).fit(X, y).predict(X)
+    eager = ArcEager(beam_size=8, projectivize=True)
+    StructuredPerceptron(eager, update="max_violation", max_iter=2, random_state=0).fit(
+        X, heads
+    ).predict(X)
 
 
 def _warm_svm():
@@ -172,6 +179,7 @@ def _warm_svm():
     trees, labelled = _tree_data()
     heads = [[head for head, _ in sentence] for sentence in labelled]
     StructuredSVM(Eisner(), max_iter=2, random_state=0).fit(trees, heads).predict(trees)
+    graph_parser(max_iter=2, random_state=0).fit(trees, heads).predict(trees)
 
 
 _WARMERS = {
