@@ -21,7 +21,7 @@ from sklearn.utils.validation import check_is_fitted
 from ._kernels.tree import single_root_penalty
 from .decoders import ChuLiuEdmonds, Eisner
 from .metrics import attachment_scores
-from .utils._sklearn_compat import HasMethods, fit_context
+from .utils._sklearn_compat import BaseComposition, HasMethods, fit_context
 from .utils.validation import check_sequences
 
 __all__ = ["ReversedParser", "VotingParser"]
@@ -123,7 +123,7 @@ class ReversedParser(BaseEstimator):
         return [list(reversed(sentence)) for sentence in X]
 
 
-class VotingParser(BaseEstimator):
+class VotingParser(BaseComposition):
     """Several parsers combined by reparsing: the tree with the most weighted votes.
 
     Every parser predicts its tree; each arc gets the summed weights of the parsers
@@ -193,38 +193,20 @@ class VotingParser(BaseEstimator):
         self.decoder = decoder
         self.n_jobs = n_jobs
 
-    # -- nested parameters, as scikit-learn's VotingClassifier has them
+    # -- nested parameters (``<name>__<parameter>``), as in scikit-learn's VotingClassifier
 
     def get_params(self, deep=True):
-        params = super().get_params(deep=False)
-        if deep and self._named_parsers_or_none() is not None:
-            for name, parser in self.parsers:
-                params[name] = parser
-                params.update(
-                    (f"{name}__{key}", value) for key, value in parser.get_params().items()
-                )
-        return params
+        return self._get_params("parsers", deep=deep)
 
     def set_params(self, **params):
         named = self._named_parsers_or_none() or {}
-        own = {k: v for k, v in params.items() if "__" not in k and k not in named}
-        super().set_params(**own)
-        replaced = {k: v for k, v in params.items() if k in named}
-        if replaced:
-            self.parsers = [(n, replaced.get(n, p)) for n, p in self.parsers]
-        nested = {}
-        for key, value in params.items():
-            if "__" in key:
-                name, sub = key.split("__", 1)
-                if name not in named:
-                    raise ValueError(
-                        f"Invalid parameter {key!r} for {type(self).__name__}: no parser "
-                        f"named {name!r} (the parsers are {sorted(named)})."
-                    )
-                nested.setdefault(name, {})[sub] = value
-        for name, sub in nested.items():
-            dict(self.parsers)[name].set_params(**sub)
-        return self
+        unknown = sorted({key.split("__", 1)[0] for key in params if "__" in key} - set(named))
+        if unknown:
+            raise ValueError(
+                f"Invalid parameter {unknown[0]!r} for {type(self).__name__}: no parser "
+                f"named {unknown[0]!r} (the parsers are {sorted(named)})."
+            )
+        return self._set_params("parsers", **params)
 
     def _named_parsers_or_none(self):
         try:
