@@ -12,7 +12,7 @@ search restarts from. Items are (label, parent slot at ``t - 1``).
 import numpy as np
 from numba import prange
 
-from ._config import FALSE, ZERO, helper, njit, njit_parallel, serial_twin
+from ._config import FALSE, ZERO, by_threads, helper, njit, njit_parallel, serial_twin
 from .chain import (
     add_chain_delta,
     apply_chain_decisions,
@@ -427,6 +427,7 @@ def search_minibatch_epoch(
     batch_margins = np.zeros(batch_size)
     invalid_standard = np.empty(batch_size, dtype=np.bool_)
     unary_rows = thread_unary_rows(offsets, n_labels, thread_count(threads))
+    decisions = by_threads(threads, search_decisions_serial, search_decisions)
     for lo in range(0, visit.shape[0], batch_size):
         batch = visit[lo : lo + batch_size]
         m = batch.shape[0]
@@ -434,17 +435,10 @@ def search_minibatch_epoch(
                                              entry_start)  # fmt: skip
         # explicit arguments: a parallel kernel called as ``kernel(*args)`` from here
         # decided differently from its serial twin (numba 0.68)
-        if threads is None:
-            search_decisions_serial(indptr, indices, data, offsets, labels, batch, starts, rows,
-                                    coef, n_labels, order, beam_size, rule, pred,
-                                    steps[:m], batch_margins[:m], right[:m],
-                                    invalid_standard[:m], schedule, part_start, entry_start,
-                                    slots, found[:m], unary_rows)  # fmt: skip
-        else:
-            search_decisions(indptr, indices, data, offsets, labels, batch, starts, rows, coef,
-                             n_labels, order, beam_size, rule, pred, steps[:m],
-                             batch_margins[:m], right[:m], invalid_standard[:m], schedule,
-                             part_start, entry_start, slots, found[:m], unary_rows)  # fmt: skip
+        decisions(indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
+                  order, beam_size, rule, pred, steps[:m], batch_margins[:m], right[:m],
+                  invalid_standard[:m], schedule, part_start, entry_start, slots, found[:m],
+                  unary_rows)  # fmt: skip
         seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
                                      pred, steps[:m], entry_start, slots, found[:m], rows, coef,
                                      coef_sum, n_labels, order, trigrams, n_seen,

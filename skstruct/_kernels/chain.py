@@ -26,7 +26,7 @@ parallel lowering mis-handled a value typed None inside them (numba 0.68).
 import numpy as np
 from numba import prange
 
-from ._config import ONE, TRUE, ZERO, helper, njit, njit_parallel, serial_twin
+from ._config import ONE, TRUE, ZERO, by_threads, helper, njit, njit_parallel, serial_twin
 from .balance import balanced_parts, one_part, sentence_parts
 from .rows import add_token_scores, ensure, look_up_token_pairs, token_pair_slots
 from .values import feature_value
@@ -562,14 +562,11 @@ def apply_chain_decisions(
                                                                         trigrams)  # fmt: skip
     # add_chain_delta's additions, with the slots looked up: the emission parts on the
     # threads (each its own slots, all of their additions in batch order), then the rest
-    if threads is None:
-        add_batch_emission_deltas_serial(indptr, data, offsets, labels, batch, token_start, pred,
-                                         steps, entry_start, slots, emission, emission_sum,
-                                         n_seen, ONE)  # fmt: skip
-    else:
-        add_batch_emission_deltas(indptr, data, offsets, labels, batch, token_start, pred, steps,
-                                  entry_start, slots, emission, emission_sum, n_seen,
-                                  threads)  # fmt: skip
+    add_emission_deltas = by_threads(threads, add_batch_emission_deltas_serial,
+                                     add_batch_emission_deltas)  # fmt: skip
+    add_emission_deltas(indptr, data, offsets, labels, batch, token_start, pred, steps,
+                        entry_start, slots, emission, emission_sum, n_seen,
+                        thread_count(threads))  # fmt: skip
     for b in range(m):
         if steps[b] >= 0:
             lo = offsets[batch[b]]
@@ -592,14 +589,21 @@ def _look_up_batch_pairs(indptr, indices, offsets, labels, batch, token_start, p
     code), in parts of near-equal look-ups (room for two a feature of each token)."""
     if threads is None:
         schedule, part_start = one_part(batch.shape[0])
-        batch_pair_slots_serial(indptr, indices, offsets, labels, batch, token_start, pred,
-                                steps, rows, entry_start, slots, schedule, part_start)  # fmt: skip
-        return
-    m = batch.shape[0]
-    schedule, part_start = balanced_parts(np.diff(entry_start[: m + 1]).astype(np.float64),
-                                          threads)  # fmt: skip
-    batch_pair_slots(indptr, indices, offsets, labels, batch, token_start, pred, steps, rows,
-                     entry_start, slots, schedule, part_start)  # fmt: skip
+    else:
+        schedule, part_start = _pair_parts(entry_start, batch.shape[0], threads)
+    look_up = by_threads(threads, batch_pair_slots_serial, batch_pair_slots)
+    look_up(indptr, indices, offsets, labels, batch, token_start, pred, steps, rows, entry_start,
+            slots, schedule, part_start)  # fmt: skip
+
+
+@helper
+def _pair_parts(entry_start, m, n_parts):
+    """The ``m`` sentences of a batch in ``n_parts`` parts of near-equal pair look-ups
+    (``entry_start``: where each sentence's pair slots start)."""
+    costs = np.empty(m)
+    for b in range(m):
+        costs[b] = float(entry_start[b + 1] - entry_start[b])
+    return balanced_parts(costs, n_parts)
 
 
 @njit_parallel
@@ -720,6 +724,7 @@ def viterbi_minibatch_epoch(
     buffers = minibatch_buffers(indptr, offsets, batch_size)
     pred, steps, right, starts, entry_start, slots, found = buffers
     unary_rows, backptr_rows = thread_viterbi_rows(offsets, n_labels, thread_count(threads))
+    decisions = by_threads(threads, viterbi_decisions_serial, viterbi_decisions)
     mistakes = 0
     correct = 0
     for lo in range(0, visit.shape[0], batch_size):
@@ -728,16 +733,9 @@ def viterbi_minibatch_epoch(
         schedule, part_start = lay_out_batch(indptr, offsets, batch, threads, starts,
                                              entry_start)  # fmt: skip
         # explicit arguments: see ``beam.search_minibatch_epoch``
-        if threads is None:
-            viterbi_decisions_serial(indptr, indices, data, offsets, labels, batch, starts, rows,
-                                     coef, n_labels, order, pred, steps[:m], right[:m],
-                                     schedule, part_start, entry_start, slots, found[:m],
-                                     unary_rows, backptr_rows)  # fmt: skip
-        else:
-            viterbi_decisions(indptr, indices, data, offsets, labels, batch, starts, rows, coef,
-                              n_labels, order, pred, steps[:m], right[:m], schedule,
-                              part_start, entry_start, slots, found[:m], unary_rows,
-                              backptr_rows)  # fmt: skip
+        decisions(indptr, indices, data, offsets, labels, batch, starts, rows, coef, n_labels,
+                  order, pred, steps[:m], right[:m], schedule, part_start, entry_start, slots,
+                  found[:m], unary_rows, backptr_rows)  # fmt: skip
         seen = apply_chain_decisions(indptr, indices, data, offsets, labels, batch, starts,
                                      pred, steps[:m], entry_start, slots, found[:m], rows, coef,
                                      coef_sum, n_labels, order, trigrams, n_seen,
