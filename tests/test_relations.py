@@ -58,8 +58,26 @@ def _brute_force_fields(sentence, columns):
         row["children"] = " ".join(leaves) or None
         kids = sum(t["head"] == d for t in sentence)
         row["n_children"] = str(min(kids, 4))
+        later = [s for s in range(d + 1, n + 1) if sentence[s - 1]["head"] == h]
+        row["next_sibling"] = word(later[0])[first] if later else None
+        kids = [c for c in range(1, n + 1) if sentence[c - 1]["head"] == d]
+        row["children_pos"] = _sides({c: word(c)[first] for c in kids}, d)
+        others = [c for c in range(1, n + 1) if h and c != d and sentence[c - 1]["head"] == h]
+        row["head_children"] = _sides({c: word(c)[first] for c in others}, d)
+        inside = [
+            sentence[k - 1]["upos"] for k in range(1, n + 1) if h and min(h, d) < k < max(h, d)
+        ]
+        counts = (min(inside.count("VERB"), 2), min(inside.count("PUNCT"), 2),
+                  min(inside.count("CCONJ"), 1))  # fmt: skip
+        row["between"] = "V{} P{} C{}".format(*counts)
         rows.append(row)
     return rows
+
+
+def _sides(values, d):
+    """``values`` (word -> field) marked L or R of word ``d``, sorted, or None."""
+    marked = {("L" if w < d else "R") + value for w, value in values.items()}
+    return " ".join(sorted(marked)) or None
 
 
 @pytest.mark.parametrize("columns", [("upos",), ("upos", "feats", "lemma")])
@@ -79,6 +97,13 @@ def test_fields_of_a_sentence_by_hand():
         f"{ROOT}>{ROOT}",
     )
     assert rows[6]["sibling"] == "ADV"  # "." after "loudly" under "barked"
+    assert (rows[5]["next_sibling"], rows[6]["next_sibling"]) == ("PUNCT", None)
+    assert (dog["children_pos"], dog["head_children"]) == ("LDET RPROPN", "RADV RPUNCT")
+    assert barked["head_children"] is None  # the root's other children are not its siblings
+    assert (dog["between"], rows[6]["between"], barked["between"]) == ("V0 P0 C0",) * 3
+    commas = [{"form": "a", "upos": "DET", "head": 3}, {"form": ",", "upos": "PUNCT", "head": 3},
+              {"form": "x", "upos": "VERB", "head": 0}]  # fmt: skip
+    assert relation_fields(commas, ("upos",))[0]["between"] == "V0 P1 C0"
 
 
 def test_the_labeller_learns_english_ewt(ewt_head):
