@@ -52,3 +52,21 @@ def test_a_one_thread_caller_compiles_only_the_serial_twin():
 def test_called_from_python_it_returns_the_kernel_for_the_threads():
     assert by_threads(None, njit, njit_parallel) is njit
     assert by_threads(4, njit, njit_parallel) is njit_parallel
+
+
+def test_kernels_never_call_a_serial_twin_directly():
+    # a kernel that calls `kernel_serial(...)` in one branch and `kernel(...)` in the other
+    # compiles both wherever `threads` is an integer; a twin goes through by_threads (or
+    # is picked in Python, as the engine picks swvp_decisions_serial)
+    import re
+    from pathlib import Path
+
+    import skstruct._kernels
+
+    calls = []
+    for path in sorted(Path(skstruct._kernels.__file__).parent.glob("*.py")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            code = line.split("#")[0]
+            if re.search(r"\b\w+_serial\(", code):
+                calls.append(f"{path.name}:{number}: {line.strip()}")
+    assert calls == []
