@@ -745,7 +745,33 @@ class ArcEagerState:
             [s0p, has_head, b0p], [s0w, has_head], [a(s1, 1), s0p, b0p],
             [a(s2, 1), a(s1, 1), s0p, a(s1, 0)],
         ]  # fmt: skip
-        return [feature_hash(201 + k, atom, action, n_features) for k, atom in enumerate(atoms)]
+
+        def hashed(first, templates):
+            return [
+                feature_hash(first + k, atom, action, n_features)
+                for k, atom in enumerate(templates)
+            ]
+
+        features = hashed(201, atoms)
+        width = len(attrs[0]) if attrs else 0
+        if width <= 3:  # no coarse POS (column 3): the word and POS templates alone
+            return features
+        s0c, s1c, b0c, b1c, b2c = a(s0, 3), a(s1, 3), a(b0, 3), a(b1, 3), a(b2, 3)
+        coarse = [
+            [s0c], [b0c], [a(b1, 3)], [s0c, b0c], [s0c, b0c, b1c], [s1c, s0c, b0c],
+            [a(h, 3), s0c, b0c], [s0c, a(lc, 3), b0c], [s0c, a(rc, 3), b0c],
+            [s0c, b0c, a(b0lc, 3)],
+            [s0w, b0c], [s0c, b0w], [s0c, b0c, d], [b0c, b1c, b2c],
+        ]  # fmt: skip
+        features += hashed(253, coarse)
+        for column in range(4, width):  # the fields
+            s0f, b0f = a(s0, column), a(b0, column)
+            field = [
+                [s0f], [b0f], [a(b1, column)], [s0f, b0f], [s0f, b0c], [s0c, b0f],
+                [a(h, column), s0c], [s0f, s0c], [b0f, b0c],
+            ]  # fmt: skip
+            features += hashed(270 + 10 * (column - 4), field)
+        return features
 
 
 def arc_eager_oracle(gold):

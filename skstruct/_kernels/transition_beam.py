@@ -19,7 +19,7 @@ from numba.extending import overload
 
 from . import arc_eager as _eager
 from . import transition as _standard
-from ._config import FALSE, ONE, njit
+from ._config import FALSE, ONE, helper, njit
 from .arc_features import _hash_finish
 
 # Each helper is a stub whose numba implementation is chosen at typing time by the type
@@ -31,8 +31,8 @@ def _n_actions(eager):
     """Actions of the system (numba only)."""
 
 
-def _n_templates(eager):
-    """Feature templates of the system (numba only)."""
+def _n_templates(eager, attrs):
+    """Feature templates of the system's states over ``attrs`` (numba only)."""
 
 
 def _is_valid(eager, action, stack, size, b, n, heads):
@@ -58,9 +58,11 @@ def _n_actions_impl(eager):
 
 
 @overload(_n_templates)
-def _n_templates_impl(eager):
-    count = _standard.N_TEMPLATES if _standard_system(eager) else _eager.N_TEMPLATES
-    return lambda eager: count
+def _n_templates_impl(eager, attrs):
+    if _standard_system(eager):
+        count = _standard.N_TEMPLATES
+        return lambda eager, attrs: count
+    return lambda eager, attrs: _eager.template_count(attrs)
 
 
 @overload(_is_valid)
@@ -109,24 +111,14 @@ def _apply_impl(eager, action, stack, size, b, heads, lc, rc, nl, nr):
     return arc_eager
 
 
-def _score(eager, states, action, coef, n_features):
-    """The score of ``action`` in the state whose template hashes are ``states`` (numba
-    only)."""
-
-
-@overload(_score)
-def _score_impl(eager, states, action, coef, n_features):
-    # the system's template count as a constant of the compiled loop, as each system's
-    # own scoring loop had it
-    count = _standard.N_TEMPLATES if _standard_system(eager) else _eager.N_TEMPLATES
-
-    def score(eager, states, action, coef, n_features):
-        total = 0.0
-        for j in range(count):
-            total += coef[_hash_finish(states[j], action, n_features)]
-        return total
-
-    return score
+@helper
+def _score(states, n_templates, action, coef, n_features):
+    """The score of ``action`` in the state whose template hashes are
+    ``states[:n_templates]``."""
+    total = 0.0
+    for j in range(n_templates):
+        total += coef[_hash_finish(states[j], action, n_features)]
+    return total
 
 
 @njit
@@ -139,7 +131,7 @@ def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, trac
     2 n``; row ``t`` of actions/parents describes the beam after step ``t``, best first.
     """
     T, K = 2 * n, beam_size
-    n_actions, n_templates = _n_actions(eager), _n_templates(eager)
+    n_actions, n_templates = _n_actions(eager), _n_templates(eager, attrs)
     stacks = np.zeros((K, n + 2), dtype=np.int64)
     heads = np.zeros((K, n + 1), dtype=np.int64)
     lcs, rcs = np.zeros((K, n + 1), dtype=np.int64), np.zeros((K, n + 1), dtype=np.int64)
@@ -175,7 +167,8 @@ def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, trac
                             nls[k], nrs[k], states)  # fmt: skip
             for a in range(n_actions):
                 if _is_valid(eager, a, stacks[k], size, b, n, heads[k]):
-                    cand_score[n_cand] = scores[k] + _score(eager, states, a, coef, n_features)
+                    score = _score(states, n_templates, a, coef, n_features)
+                    cand_score[n_cand] = scores[k] + score
                     cand_item[n_cand], cand_action[n_cand] = k, a
                     n_cand += 1
         # stable selection of the K best (candidates are generated in (item, action) order)
@@ -206,7 +199,7 @@ def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, trac
             g_a = gold_actions[t]
             _state_prefixes(eager, attrs, start, n, g_stack, g_size, g_b, g_heads, g_lc, g_rc,
                             g_nl, g_nr, states)  # fmt: skip
-            g_total += _score(eager, states, g_a, coef, n_features)
+            g_total += _score(states, n_templates, g_a, coef, n_features)
             g_size, g_b = _apply(eager, g_a, g_stack, g_size, g_b, g_heads, g_lc, g_rc, g_nl,
                                  g_nr)  # fmt: skip
             gold_score[t] = g_total

@@ -48,6 +48,14 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
     all four. Second-order sibling parts ``(h, s, d)`` add head/sibling/dependent POS,
     sibling and dependent words and POS pairs, alone and with the direction.
 
+    The transition parsers read the same ids: arc-standard the words and POS tags;
+    arc-eager also the coarse POS, where there is one (the coarse tags of the stack's
+    top and its head and children, of the buffer's first three words and of the first
+    one's leftmost child, alone and in pairs and triples, and with the other word or
+    the distance: on UD English-EWT dev, gold annotation, beam 8, UAS 88.34 against
+    86.73 over the XPOS), and each field (the value of the stack's top, of its head and
+    of the buffer's first two words, alone, paired and with the coarse tags).
+
     Parameters
     ----------
     n_features : int, default=2**22

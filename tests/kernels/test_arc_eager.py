@@ -167,9 +167,10 @@ def test_beam_search_matches_the_python_twin(seed, n, beam_size):
 
 
 @settings(max_examples=30)
-@given(st.integers(0, 2**32 - 1), st.integers(1, 4))
-def test_an_exhaustive_beam_finds_the_best_action_sequence(seed, n):
-    attrs = _sentence(seed, n, vocab=4)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 4), st.integers(0, 3))
+def test_an_exhaustive_beam_finds_the_best_action_sequence(seed, n, columns):
+    # columns: none past the POS and prefix; a coarse POS; and one or two fields
+    attrs = _sentence(seed, n, vocab=4, coarse=columns > 0, extra=max(columns - 1, 0))
     coef = np.random.default_rng(seed).normal(size=211)
     sequences = _sequences(n)
     scores = [_score(attrs.tolist(), coef, 211, actions) for actions, _ in sequences]
@@ -179,8 +180,13 @@ def test_an_exhaustive_beam_finds_the_best_action_sequence(seed, n):
     assert heads.tolist() == sequences[int(np.argmax(scores))][1].heads
 
 
-def test_replayed_features_match_the_twin():
-    attrs = _sentence(5, 6)
+@pytest.mark.parametrize(
+    ("coarse", "fields", "n_templates"), [(False, 0, 52), (True, 0, 66), (True, 3, 93)]
+)
+def test_replayed_features_match_the_twin(coarse, fields, n_templates):
+    attrs = _sentence(5, 6, coarse=coarse, extra=fields)
+    assert arc_eager.template_count(attrs) == n_templates
+    assert arc_eager.N_TEMPLATES == 93  # room for the most
     gold = _random_tree(5, 6)
     actions = _oracle(gold)
     for n_steps in (7, 12):
@@ -190,7 +196,7 @@ def test_replayed_features_match_the_twin():
         expected, state = np.zeros(97), naive.ArcEagerState(6)
         for action in actions[:n_steps]:
             features = state.features(attrs.tolist(), 97, action)
-            assert len(features) == arc_eager.N_TEMPLATES
+            assert len(features) == n_templates
             np.add.at(expected, features, 2.0)
             state.apply(action)
         np.testing.assert_array_equal(coef, expected)
