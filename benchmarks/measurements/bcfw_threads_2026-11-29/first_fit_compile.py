@@ -10,35 +10,19 @@ The data are tiny: compile time does not depend on them.
 
 import sys
 import time
+from pathlib import Path
 
-from numba.core import event
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/: _compiles
+import _compiles
 
 from skstruct import Eisner, StructuredSVM
 
-compiled = []  # (kernel, seconds) of each top-level compile
-_depth = [0]
+_compiles.start()
 
-
-class _TopLevelCompiles(event.Listener):
-    def on_start(self, ev):
-        _depth[0] += 1
-        ev.data.setdefault("started", time.perf_counter())
-
-    def on_end(self, ev):
-        _depth[0] -= 1
-        if _depth[0] == 0:
-            seconds = time.perf_counter() - ev.data["started"]
-            compiled.append((ev.data["dispatcher"].py_func.__name__, seconds))
-
-
-event.register("numba:compile", _TopLevelCompiles())
-
-sentences = ["a b c", "b c a d", "c a", "d d a b"]
-tags = [["A", "B", "C"], ["B", "C", "A", "D"], ["C", "A"], ["D", "D", "A", "B"]]
-X = [[{"w": w, "s": w[-1:]} for w in s.split()] for s in sentences] * 8
-y = tags * 8
-tokens = [[{"form": w, "xpos": w.upper()} for w in s.split()] for s in sentences] * 8
-heads = [[2, 0, 2], [2, 0, 2, 3], [0, 1], [2, 3, 0, 3]] * 8
+X, y = _compiles.tiny_chains()
+sentences = [[t["w"] for t in s] for s in X]
+tokens = [[{"form": w, "xpos": w.upper()} for w in s] for s in sentences]
+heads = [[2, 0, 2], [2, 0, 2, 3], [0, 1], [2, 3, 0, 3]] * 8  # the sentences' trees
 kind = sys.argv[1]
 threaded = {"batch_size": 3, "n_jobs": 2}
 if kind.startswith("chain"):
@@ -50,5 +34,4 @@ if not kind.endswith("_serial"):
 start = time.perf_counter()
 model.fit(*data)
 fit = time.perf_counter() - start
-top = ", ".join(f"{name} {s:.2f}" for name, s in sorted(compiled, key=lambda c: -c[1])[:3])
-print(f"{kind}: fit {fit:.2f} s, compiling {sum(s for _, s in compiled):.2f} s ({top})")
+print(f"{kind}: fit {fit:.2f} s, {_compiles.summary()}")

@@ -9,34 +9,17 @@ The data are 32 tiny sentences: compile time does not depend on them.
 
 import sys
 import time
+from pathlib import Path
 
-from numba.core import event
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/: _compiles
+import _compiles
 
 from skstruct import StructuredPerceptron
 from skstruct.decoders import BeamSearch
 
-compiled = []  # (kernel, seconds) of each top-level compile
-_depth = [0]
+_compiles.start()
 
-
-class _TopLevelCompiles(event.Listener):
-    def on_start(self, ev):
-        _depth[0] += 1
-        ev.data.setdefault("started", time.perf_counter())
-
-    def on_end(self, ev):
-        _depth[0] -= 1
-        if _depth[0] == 0:
-            seconds = time.perf_counter() - ev.data["started"]
-            compiled.append((ev.data["dispatcher"].py_func.__name__, seconds))
-
-
-event.register("numba:compile", _TopLevelCompiles())
-
-sentences = ["a b c", "b c a d", "c a", "d d a b"]
-tags = [["A", "B", "C"], ["B", "C", "A", "D"], ["C", "A"], ["D", "D", "A", "B"]]
-X = [[{"w": w, "s": w[-1:]} for w in s.split()] for s in sentences] * 8
-y = tags * 8
+X, y = _compiles.tiny_chains()
 beam = {"decoder": BeamSearch(4), "update": "max_violation"}
 models = {
     "viterbi": StructuredPerceptron(max_iter=2, batch_size=3, n_jobs=2),
@@ -48,5 +31,4 @@ kind = sys.argv[1]
 start = time.perf_counter()
 models[kind].fit(X, y)
 fit = time.perf_counter() - start
-top = ", ".join(f"{name} {s:.2f}" for name, s in sorted(compiled, key=lambda c: -c[1])[:3])
-print(f"{kind}: fit {fit:.2f} s, compiling {sum(s for _, s in compiled):.2f} s ({top})")
+print(f"{kind}: fit {fit:.2f} s, {_compiles.summary()}")

@@ -6,28 +6,14 @@ beside the XPOS, and a lemma field). Run it with ``NUMBA_CACHE_DIR`` an empty di
 
 import sys
 import time
+from pathlib import Path
 
-from numba.core import event
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/: _compiles
+import _compiles
 
 from skstruct import ArcEager, ArcFeatures, StructuredPerceptron
 
-compiled = []
-_depth = [0]
-
-
-class _TopLevelCompiles(event.Listener):
-    def on_start(self, ev):
-        _depth[0] += 1
-        ev.data.setdefault("started", time.perf_counter())
-
-    def on_end(self, ev):
-        _depth[0] -= 1
-        if _depth[0] == 0:
-            compiled.append((ev.data["dispatcher"].py_func.__name__,
-                             time.perf_counter() - ev.data["started"]))  # fmt: skip
-
-
-event.register("numba:compile", _TopLevelCompiles())
+_compiles.start()
 
 words = "a b c d".split()
 tags = dict(zip(words, ["DT", "NN", "VBZ", "IN"]))
@@ -43,5 +29,4 @@ model = StructuredPerceptron(ArcEager(beam_size=4), features=features, max_iter=
 start = time.perf_counter()
 model.fit(X, heads)
 fit = time.perf_counter() - start
-top = ", ".join(f"{name} {s:.2f}" for name, s in sorted(compiled, key=lambda c: -c[1])[:3])
-print(f"{kind}: fit {fit:.2f} s, compiling {sum(s for _, s in compiled):.2f} s ({top})")
+print(f"{kind}: fit {fit:.2f} s, {_compiles.summary()}")

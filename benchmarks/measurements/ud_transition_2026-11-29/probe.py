@@ -3,11 +3,12 @@ tags, lemmas and FEATS, under other settings.
 
 ``python probe.py VARIANT ...`` trains each variant on train (max-violation updates,
 10 epochs, ``random_state=0``) and prints its fit time and dev UAS (every word
-scored). A variant is ``[r2l-]POS:FIELDS[:BEAM]``: ``r2l-`` reads the sentences right to
-left (``ReversedParser``); POS is ``ArcFeatures``' ``pos`` (``auto``: the XPOS, with
-the UPOS as coarse POS on UD); FIELDS a comma-separated list of ``fields`` (may be
-empty); BEAM the beam size (default 8, the pipeline's). ``auto:`` is the pipeline's
-parser over the XPOS, ``upos:`` the one over the UPOS.
+scored). A variant is ``[r2l-]POS:FIELDS[:BEAM[:EPOCHS]]``: ``r2l-`` reads the
+sentences right to left (``ReversedParser``); POS is ``ArcFeatures``' ``pos``
+(``auto``: the XPOS, with the UPOS as coarse POS on UD); FIELDS a comma-separated list
+of ``fields`` (may be empty); BEAM the beam size (default 8, the pipeline's), EPOCHS
+the epochs (default 10). ``auto:`` is the pipeline's parser over the XPOS, ``upos:``
+the one over the UPOS.
 """
 
 import sys
@@ -28,10 +29,11 @@ def uas(dev, predicted):
 
 def variant(name):
     reverse = name.startswith("r2l-")
-    pos, fields, *beam = name.removeprefix("r2l-").split(":")
+    parts = name.removeprefix("r2l-").split(":")
+    pos, fields, beam, epochs = parts + [""] * (4 - len(parts))
     fields = tuple(f for f in fields.split(",") if f)
-    decoder = ArcEager(beam_size=int(beam[0]) if beam else 8, projectivize=True)
-    parser = StructuredPerceptron(decoder, max_iter=10, update="max_violation",
+    decoder = ArcEager(beam_size=int(beam or 8), projectivize=True)
+    parser = StructuredPerceptron(decoder, max_iter=int(epochs or 10), update="max_violation",
                                   features=ArcFeatures(pos=pos, fields=fields),
                                   random_state=0)  # fmt: skip
     return ReversedParser(parser) if reverse else parser
