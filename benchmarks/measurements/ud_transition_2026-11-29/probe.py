@@ -3,12 +3,12 @@ tags, lemmas and FEATS, under other settings.
 
 ``python probe.py VARIANT ...`` trains each variant on train (max-violation updates,
 10 epochs, ``random_state=0``) and prints its fit time and dev UAS (every word
-scored). A variant is ``[r2l-]POS:FIELDS[:BEAM[:EPOCHS]]``: ``r2l-`` reads the
+scored). A variant is ``[r2l-]POS:FIELDS[:BEAM[:EPOCHS[:BATCH]]]``: ``r2l-`` reads the
 sentences right to left (``ReversedParser``); POS is ``ArcFeatures``' ``pos``
 (``auto``: the XPOS, with the UPOS as coarse POS on UD); FIELDS a comma-separated list
 of ``fields`` (may be empty); BEAM the beam size (default 8, the pipeline's), EPOCHS
-the epochs (default 10). ``auto:`` is the pipeline's parser over the XPOS, ``upos:``
-the one over the UPOS.
+the epochs (default 10), BATCH the ``batch_size`` (an int or ``auto``; default 1).
+``auto:`` is the pipeline's parser over the XPOS, ``upos:`` the one over the UPOS.
 """
 
 import sys
@@ -30,11 +30,12 @@ def uas(dev, predicted):
 def variant(name):
     reverse = name.startswith("r2l-")
     parts = name.removeprefix("r2l-").split(":")
-    pos, fields, beam, epochs = parts + [""] * (4 - len(parts))
+    pos, fields, beam, epochs, batch = parts + [""] * (5 - len(parts))
     fields = tuple(f for f in fields.split(",") if f)
     decoder = ArcEager(beam_size=int(beam or 8), projectivize=True)
     parser = StructuredPerceptron(decoder, max_iter=int(epochs or 10), update="max_violation",
                                   features=ArcFeatures(pos=pos, fields=fields),
+                                  batch_size="auto" if batch == "auto" else int(batch or 1),
                                   random_state=0)  # fmt: skip
     return ReversedParser(parser) if reverse else parser
 
