@@ -57,3 +57,23 @@ def test_hashed_encoders_share_their_columns_and_others_are_refused():
     np.testing.assert_array_equal(hashed.merge(other), np.arange(64))
     with pytest.raises(ValueError, match="n_features=None into one with n_features=64"):
         hashed.merge(TokenDictEncoder().fit([[{"w": "b"}]]))
+
+
+@settings(max_examples=60)
+@given(fitted=_CORPUS, other=_CORPUS)
+def test_a_part_encoded_on_its_own_maps_into_a_fitted_vocabulary_as_transform_does(fitted, other):
+    # columns_of: merge without adding; the features the vocabulary lacks (an unknown key,
+    # or a known key with an unknown value) dropped, the rest in their order
+    encoder = TokenDictEncoder().fit(fitted)
+    names = encoder.get_feature_names_out().tolist()
+    own = TokenDictEncoder()
+    part = own.fit_transform(other)
+    columns = encoder.columns_of(own)
+    moved = part.with_columns(columns, encoder.n_features_)
+    direct = encoder.transform(other)
+    assert encoder.get_feature_names_out().tolist() == names  # nothing added
+    assert moved.n_features == direct.n_features
+    for field in ("indptr", "indices", "data", "offsets"):
+        np.testing.assert_array_equal(getattr(moved, field), getattr(direct, field))
+    own_names = own.get_feature_names_out().tolist()
+    assert [names.index(n) if n in names else -1 for n in own_names] == columns.tolist()

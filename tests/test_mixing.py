@@ -992,6 +992,72 @@ def test_shards_encoded_on_workers_keep_sample_weights_and_the_dev_set(raw_data)
     assert all(score is not None for score in dev_scores)
 
 
+def _dev_split(raw_data):
+    """Training sentences and a development set with a word and a label no training
+    sentence has."""
+    X, y = raw_data
+    X_dev, y_dev = [list(s) for s in X[180:]], [list(labels) for labels in y[180:]]
+    X_dev[3][0] = ("unheard", "Tq")
+    y_dev[4][0] = "unseen label"
+    return X[:180], y[:180], X_dev, y_dev
+
+
+@pytest.mark.parametrize("n_parts", [1, 2, 3])
+@pytest.mark.parametrize("kind", ["raw", "hashed", "dicts"])
+def test_a_development_set_encoded_in_parts_is_encoded_as_here(raw_data, n_parts, kind):
+    # a part on each worker, in a vocabulary of its own, then mapped into the merged one:
+    # row for row what the fitted learner's encode gives, the unknown features dropped
+    X, y, X_dev, _ = _dev_split(raw_data)
+    if kind == "dicts":
+        features = TokenFeatures(columns=["tag"])
+        X, X_dev = features.transform(X), features.transform(X_dev)
+        learner = StructuredPerceptron()
+    else:
+        n_features = 2**10 if kind == "hashed" else None
+        learner = StructuredPerceptron(
+            features=TokenFeatures(columns=["tag"]), n_features=n_features
+        )
+    template = learner.shard_encoder(X)
+    shards = np.array_split(np.arange(len(X)), 3)
+    learner.init_state_from_shards(
+        [template.encode_shard([X[i] for i in s], [y[i] for i in s]) for s in shards]
+    )
+    parts = [
+        template.encode_X_part([X_dev[i] for i in part])
+        for part in np.array_split(np.arange(len(X_dev)), n_parts)
+    ]
+    got, want = learner.encode_X_from_parts(parts), learner.encode(X_dev)
+    for field in ("indptr", "indices", "data", "offsets"):
+        np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
+    assert got.n_features == want.n_features
+    dropped = sum(encoded.indices.size for _, encoded in parts) - got.indices.size
+    assert dropped == 0 if kind == "hashed" else dropped > 0
+
+
+def test_the_development_set_is_featurised_on_the_workers(raw_data, monkeypatch):
+    X, y, X_dev, y_dev = _dev_split(raw_data)
+    parent = _raw_mixing("parent", 3).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+
+    def encode_here(self, X, y=None, **kwargs):
+        raise AssertionError("the development set was encoded in the parent")
+
+    monkeypatch.setattr(StructuredPerceptron, "encode", encode_here)
+    workers = _raw_mixing("workers", 3).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+    scores = [r["dev_score"] for r in workers.history_]
+    assert scores == [r["dev_score"] for r in parent.history_]
+    assert all(0 < score < 1 for score in scores)  # the unseen label counts as an error
+
+
+def test_a_bad_token_of_the_development_set_is_named_by_its_place_in_X_dev(raw_data):
+    X, y, X_dev, y_dev = _dev_split(raw_data)
+    X_dev[41][1] = ("word",)  # the tag column missing
+    with pytest.raises(ValueError, match="Example 41") as caught:
+        _raw_mixing("workers", 3).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+    with pytest.raises(ValueError) as here:
+        _raw_mixing("parent", 3).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+    assert str(caught.value) == str(here.value)
+
+
 @pytest.mark.parametrize("average", [True, False])
 def test_epochs_per_round_with_one_shard_are_the_serial_epochs(data, average):
     X, y = data

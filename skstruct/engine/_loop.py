@@ -296,6 +296,18 @@ class BaseStructuredLearner(StructuredModel):
         copy, e.g. on a worker): a :class:`~skstruct.tasks._base.ShardEncoding`."""
         return self.task_.encode_shard(self, X, y)
 
+    def encode_X_part(self, X):
+        """A part of a scoring input (a development set) encoded on its own: call it
+        on :meth:`shard_encoder`'s copy, e.g. on a worker, if the task
+        ``encodes_scoring_parts``; :meth:`encode_X_from_parts` takes the parts."""
+        return self.task_.encode_X_part(self, X)
+
+    def encode_X_from_parts(self, parts):
+        """The scoring input whose parts :meth:`encode_X_part` encoded, in order, in the
+        encoding :meth:`init_state_from_shards` merged: what :meth:`encode` gives for
+        ``X``, with no pass over it."""
+        return self.task_.encode_X_from_parts(self, parts)
+
     def init_state_from_shards(self, shards):
         """:meth:`init_state` from the shards' own encodings (:meth:`encode_shard` of
         every shard, in order): the shards' vocabularies and label names merged, with no

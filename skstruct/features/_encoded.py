@@ -97,9 +97,29 @@ class EncodedSequences(NamedTuple):
     def with_columns(self, columns, n_features):
         """The same corpus in another column space: feature ``j`` becomes
         ``columns[j]`` (an int array, e.g. :meth:`TokenDictEncoder.merge`'s), of
-        ``n_features`` columns. Entries keep their order within each token."""
+        ``n_features`` columns; entries of a feature whose column is -1 (one the other
+        space lacks, :meth:`TokenDictEncoder.columns_of`) are dropped. Entries keep
+        their order within each token.
+
+        Examples
+        --------
+        >>> X = EncodedSequences(np.array([0, 2, 3]), np.array([0, 1, 1], np.int32),
+        ...                      np.array([2.0, 1.0, 1.0]), np.array([0, 2]), 2)
+        >>> Y = X.with_columns(np.array([-1, 4]), 5)
+        >>> Y.indptr.tolist(), Y.indices.tolist(), Y.data.size, Y.n_features
+        ([0, 1, 2], [4, 4], 0, 5)
+        """
         indices = np.asarray(columns).astype(np.int32)[self.indices]
-        return self._replace(indices=indices, n_features=int(n_features))
+        kept = indices >= 0
+        if kept.all():
+            return self._replace(indices=indices, n_features=int(n_features))
+        kept_before = np.zeros(kept.size + 1, dtype=np.int64)  # entries kept before each
+        np.cumsum(kept, out=kept_before[1:])
+        indptr = kept_before[self.indptr]
+        data = self.compact_values(self.data[kept]) if self.data.size else self.data
+        return self._replace(
+            indptr=indptr, indices=indices[kept], data=data, n_features=int(n_features)
+        )
 
     def take(self, sentences):
         """The sub-corpus made of ``sentences`` (an index array), in that order."""

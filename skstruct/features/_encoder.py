@@ -142,6 +142,38 @@ class TokenDictEncoder(BaseEstimator):
         >>> first.get_feature_names_out().tolist()
         ['w=a', 'w=b', 'w=c', 'len']
         """
+        return self._columns_of(other, add=True)
+
+    def columns_of(self, other):
+        """Where each of ``other``'s columns is in this encoder's vocabulary, -1 for
+        the features it lacks: :meth:`merge` without adding any. Data ``other``
+        encoded, mapped through these columns with the -1 entries dropped
+        (:meth:`EncodedSequences.with_columns`), is what :meth:`transform` gives:
+        how :class:`~skstruct.ParameterMixing` encodes a development set on its
+        workers.
+
+        Parameters
+        ----------
+        other : TokenDictEncoder
+            Fitted, with the same ``n_features``.
+
+        Returns
+        -------
+        columns : ndarray of int64
+            One per column of ``other``.
+
+        Examples
+        --------
+        >>> first = TokenDictEncoder().fit([[{"w": "a"}, {"w": "b"}]])
+        >>> second = TokenDictEncoder().fit([[{"w": "c"}, {"w": "a"}]])
+        >>> first.columns_of(second).tolist()
+        [-1, 0]
+        >>> first.get_feature_names_out().tolist()
+        ['w=a', 'w=b']
+        """
+        return self._columns_of(other, add=False)
+
+    def _columns_of(self, other, add):
         check_is_fitted(self, "n_features_")
         check_is_fitted(other, "n_features_")
         if self.n_features != other.n_features:
@@ -151,13 +183,16 @@ class TokenDictEncoder(BaseEstimator):
             )
         if self.n_features is not None:
             return np.arange(other.n_features_, dtype=np.int64)
+        # unknown keys and values get id -1 without add, so that no code matches them
+        keys_get = self.keys_.setdefault if add else self.keys_.get
+        values_get = self.values_.setdefault if add else self.values_.get
         key_ids = np.fromiter(
-            (self.keys_.setdefault(k, len(self.keys_)) for k in other.keys_),
+            (keys_get(k, len(self.keys_) if add else -1) for k in other.keys_),
             dtype=np.int64,
             count=len(other.keys_),
         )
         value_ids = np.fromiter(
-            (self.values_.setdefault(v, len(self.values_)) for v in other.values_),
+            (values_get(v, len(self.values_) if add else -1) for v in other.values_),
             dtype=np.int64,
             count=len(other.values_),
         )
@@ -167,12 +202,14 @@ class TokenDictEncoder(BaseEstimator):
         keys, values = np.divmod(by_column, 1 << 32)
         symbolic = values != _NUMERIC
         values[symbolic] = value_ids[values[symbolic]]
+        valid = (key_ids[keys] >= 0) & (values >= 0)
         codes = (key_ids[keys] << 32) | values
         where = np.searchsorted(self.codes_, codes)
-        known = self._known(codes, where)
-        columns = np.empty(codes.size, dtype=np.int64)
+        known = valid & self._known(codes, where)
+        columns = np.full(codes.size, -1, dtype=np.int64)
         columns[known] = self.code_ids_[where[known]]
-        columns[~known] = self._add_codes(codes[~known])
+        if add:
+            columns[~known] = self._add_codes(codes[~known])
         return columns
 
     def get_feature_names_out(self, *, separator="="):

@@ -98,11 +98,14 @@ class _RawShard:
 
     def __init__(self, X, y, shard):
         self.X = [X[i] for i in shard]
-        self.y = [y[i] for i in shard]
+        self.y = None if y is None else [y[i] for i in shard]
 
 
 def _encode_shard(template, shard):
-    """A shard encoded on its own on a worker (``template.encode_shard``)."""
+    """A shard encoded on its own on a worker (``template.encode_shard``), or, without
+    labels, a part of the development set (``template.encode_X_part``)."""
+    if shard.y is None:
+        return template.encode_X_part(shard.X)
     return template.encode_shard(shard.X, shard.y)
 
 
@@ -264,8 +267,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         backend, which would then change how ``coef_`` is laid out, though threads and
         a single worker gain nothing from it (the encoding holds the GIL). Sequence
         labelling (not under a decoder's ``allowed=``) and dependency parsing only:
-        ``"auto"`` falls back to ``"parent"`` elsewhere, ``"workers"`` raises. The
-        development set is encoded here.
+        ``"auto"`` falls back to ``"parent"`` elsewhere, ``"workers"`` raises. For
+        sequence labelling the development set (``X_dev``, ``validation_fraction``)
+        goes along: a part of it beside each shard, featurised in a vocabulary of its
+        own on the worker, then mapped here into the merged one (features no
+        training shard has dropped, as encoding it here drops them), so the same
+        scores; a parser's development set is encoded here.
     n_jobs : int or None, default=None
         Shards trained at once, with joblib's conventions (``-1``: all cores).
     timeout : float or None, default=None
@@ -483,16 +490,15 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
             with Parallel(
                 n_jobs=self.n_jobs, verbose=self.verbose, timeout=self.timeout, max_nbytes=None
             ) as parallel:
-                state, shard_data = self._encode(learner, X, y, weights, parallel)
+                state, shard_data, dev = self._encode(
+                    learner, X, y, weights, X_dev, y_dev, parallel
+                )
                 if not isinstance(state, AveragedWeights):
                     raise TypeError(
                         f"ParameterMixing mixes weights and their averaging sums; "
                         f"{type(learner).__name__} trains a {type(state).__name__}, which "
                         f"it cannot mix."
                     )
-                dev = None
-                if X_dev is not None:
-                    dev = learner.encode(X_dev, y_dev, names=("X_dev", "y_dev"))
                 _warn_if_slower_than_serial(n_shards, self.n_jobs)
                 shard_folder, shard_paths = _shard_files(shard_data, self.n_jobs)
                 if shard_rngs is None:
@@ -566,9 +572,12 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         self.n_iter_ = len(self.history_)
         return self
 
-    def _encode(self, learner, X, y, weights, parallel):
-        """The learner's fresh training state and each shard's training data
-        (``training_data``), encoded where ``encode_on`` says."""
+    def _encode(self, learner, X, y, weights, X_dev, y_dev, parallel):
+        """The learner's fresh training state, each shard's training data
+        (``training_data``) and the development set ``(encoded, gold)`` (None without
+        one), encoded where ``encode_on`` says: on the workers, the development set
+        too, a part beside each shard, where the learner's task can."""
+        names = ("X_dev", "y_dev")
         template = self._shard_encoder(learner, X)
         if template is None:
             state, (encoded, labels) = learner.init_state(X, y)
@@ -577,26 +586,43 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                 (encoded.take(shard), labels[concat_ranges(bounds[shard], bounds[shard + 1])])
                 for shard in self.shards_
             ]
+            dev = None if X_dev is None else learner.encode(X_dev, y_dev, names=names)
         else:
+            dev_parts = []
+            if X_dev is not None and template.task_.encodes_scoring_parts(template):
+                n_parts = min(len(self.shards_), len(X_dev))
+                dev_parts = np.array_split(np.arange(len(X_dev)), n_parts)
             try:
                 with warnings.catch_warnings():
                     # dask's advice against data inside tasks: the shards are the data
                     warnings.filterwarnings("ignore", message="Sending large graph")
                     encodings = parallel(
-                        delayed(_encode_shard)(template, _RawShard(X, y, shard))
-                        for shard in self.shards_
-                    )
-                state, shards = learner.init_state_from_shards(encodings)
+                        [delayed(_encode_shard)(template, _RawShard(X, y, shard))
+                         for shard in self.shards_]
+                        + [delayed(_encode_shard)(template, _RawShard(X_dev, None, part))
+                           for part in dev_parts]
+                    )  # fmt: skip
+                n_shards = len(self.shards_)
+                state, shards = learner.init_state_from_shards(encodings[:n_shards])
             except (TypeError, ValueError):
                 # a worker names the example by its place in the shard, and shards that
                 # disagree (a parser's bare heads in one, pairs in another) name none:
-                # encoding it all here names it by its place in X, as a serial fit does
+                # encoding it all here names it by its place in X (or X_dev), as a
+                # serial fit does
                 learner.init_state(X, y)
+                if X_dev is not None:
+                    learner.encode(X_dev, y_dev, names=names)
                 raise
-        return state, [
+            if dev_parts:
+                encoded = learner.encode_X_from_parts(encodings[n_shards:])
+                dev = encoded, learner.task_.encode_y(learner, y_dev, names[1], strict=False)
+            else:
+                dev = None if X_dev is None else learner.encode(X_dev, y_dev, names=names)
+        shard_data = [
             training_data(encoded, labels, None if weights is None else weights[shard])
             for (encoded, labels), shard in zip(shards, self.shards_)
         ]
+        return state, shard_data, dev
 
     def _shard_encoder(self, learner, X):
         """The learner's copy that encodes shards on the workers, or None to encode in

@@ -29,6 +29,12 @@ class Task:
         that can defines): here not."""
         return False
 
+    def encodes_scoring_parts(self, model):
+        """Whether ``model``'s scoring input (a development set) can be encoded a part
+        at a time, each part on its own (``encode_X_part`` and ``encode_X_from_parts``,
+        which a task that can defines): here not."""
+        return False
+
     def shards_cheaper_on_workers(self, model):
         """Whether shipping a shard's raw sequences and encoding them on its worker
         costs less than encoding them here and shipping them encoded (what

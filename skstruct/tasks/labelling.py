@@ -8,7 +8,7 @@ from numbers import Integral
 import numpy as np
 from sklearn.base import clone
 
-from ..features import ArcFeatures, TokenDictEncoder, TokenFeatures
+from ..features import ArcFeatures, EncodedSequences, TokenDictEncoder, TokenFeatures
 from ..structures.constraints import ForbiddenGoldWarning
 from ..utils.arrays import concat_ranges
 from ..utils.validation import flat_labels, locate
@@ -83,11 +83,34 @@ class SequenceLabelling(Task):
         -------
         ShardEncoding
         """
+        encoder, encoded = self.encode_X_part(model, X)
+        model = copy.copy(model)
+        model.classes_ = self._label_names(model, y)
+        return ShardEncoding(encoder, encoded, model.classes_, self.encode_y(model, y))
+
+    def encodes_scoring_parts(self, model):
+        """Whether :meth:`encode_X_part` can encode ``model``'s scoring input: where
+        its training shards can be (:meth:`encodes_shards`)."""
+        return self.encodes_shards(model)
+
+    def encode_X_part(self, model, X):
+        """``(encoder, encoded X)``: the features of ``X``, a part of the training or
+        scoring input, in a vocabulary of their own, as on a worker that never sees
+        the rest (``model`` as for :meth:`encode_shard`; not changed)."""
         model = copy.copy(model)
         model.encoder_ = TokenDictEncoder(model.n_features).fit([])
-        encoded = self._encode(model, X, learn=True)
-        model.classes_ = self._label_names(model, y)
-        return ShardEncoding(model.encoder_, encoded, model.classes_, self.encode_y(model, y))
+        return model.encoder_, self._encode(model, X, learn=True)
+
+    def encode_X_from_parts(self, model, parts):
+        """The scoring input whose parts :meth:`encode_X_part` encoded (``parts``, in
+        order) in ``model``'s fitted encoding: what :meth:`encode_X` gives for the
+        whole, row for row (features the vocabulary lacks dropped), without a pass over
+        the data."""
+        n_features = model.encoder_.n_features_
+        return EncodedSequences.concatenate([
+            encoded.with_columns(model.encoder_.columns_of(encoder), n_features)
+            for encoder, encoded in parts
+        ])  # fmt: skip
 
     def _label_names(self, model, y):
         """The sorted names of the labels in ``y`` (None, an unknown label of a learner
