@@ -23,7 +23,7 @@ Corpora: ``conll2002-es`` (Spanish NER, tutorial features, span F1 on testb) and
 ``brown`` (POS tagging with 283 tags, exact first-order Viterbi, token accuracy; an epoch
 costs ~50x more per token, so the rounds are compute-bound).
 
-Per round (after the first, which also ships every shard) the wall clock is split into
+Per round (after the first, which also sets the workers up) the wall clock is split into
 the slowest shard's compute on its worker, the mixing in this process, and the rest
 (shipping and scheduling): ``ParameterMixing.history_``'s ``compute_seconds`` and
 ``mix_seconds``.
@@ -214,7 +214,7 @@ def main():
     )
     for name, model in runs.items():
         history = model.history_
-        later = history[1:] or history  # the first round also ships every shard
+        later = history[1:] or history  # the first round also sets the workers up
 
         def mean(key, rounds=later):
             return sum(r[key] for r in rounds) / len(rounds)

@@ -52,7 +52,7 @@ PREDICTED = [2, 4, 8, 16, 64]
 
 
 def _later(history, key):
-    """The mean of ``key`` over the rounds after the first (which ships every shard)."""
+    """The mean of ``key`` over the rounds after the first (which sets the workers up)."""
     rounds = history[1:] or history
     return sum(r[key] for r in rounds) / len(rounds)
 

@@ -594,6 +594,44 @@ def test_a_task_whose_worker_lacks_the_shard_is_not_sent_again_when_a_file_holds
         _shard_cache.remove_shards(folder)
 
 
+@pytest.mark.filterwarnings("ignore:`sklearn.utils.parallel.delayed` should be used")
+def test_the_first_round_leaves_the_shards_in_their_files(data):
+    # a worker on this machine reads its shard from the file; one that cannot (another
+    # machine's) answers so, and the task goes again with it; without files the shard
+    # goes with the first task
+    worker, shard, structure, state = _round_zero(data)
+    visits = [[np.arange(60)]]
+    folder, paths = _shard_cache.write_shards([shard])
+    sent = []  # per dispatch: whether each task carried its shard
+
+    def parallel(tasks):
+        tasks = list(tasks)
+        sent.append([a[1].data is not None for _, a, _ in tasks])
+        results = [function(*args, **kwargs) for function, args, kwargs in tasks]
+        forget("first")
+        return results
+
+    def first_round(paths):
+        sent.clear()
+        round_ = _Round("first", 0, worker, [shard], visits, state, (), structure, paths)
+        return round_.run(parallel)[0], round_.resent
+
+    try:
+        from_file, resent = first_round(paths)
+        assert (sent, resent) == ([[False]], 0)
+        _shard_cache.remove_shards(folder)  # unreadable here now
+        sent_again, resent = first_round(paths)
+        assert (sent, resent) == ([[False], [True]], 1)
+        shipped, resent = first_round(None)
+        assert (sent, resent) == ([[True]], 0)
+        for name in ("keys", "coef", "coef_sum"):
+            np.testing.assert_array_equal(getattr(from_file, name), getattr(shipped, name))
+            np.testing.assert_array_equal(getattr(sent_again, name), getattr(shipped, name))
+    finally:
+        forget("first")
+        _shard_cache.remove_shards(folder)
+
+
 def test_shard_files_are_written_for_process_workers_and_removed_after_fit(data, monkeypatch):
     folders = []
     real = _shard_cache.write_shards

@@ -737,8 +737,10 @@ class _Round:
             return self._run(parallel)
 
     def _run(self, parallel):
-        # the first round has to ship every shard anyway
-        first = _Missing(shard=self.version == 0, weights=False)
+        # the first round ships every shard, unless they lie in files that this machine's
+        # workers read (from the page cache: faster than through a pipe; a worker of
+        # another machine answers that it lacks its shard, and gets it sent)
+        first = _Missing(shard=self.version == 0 and self.paths is None, weights=False)
         results = parallel(self._tasks({i: first for i in range(len(self.shard_data))}))
         # Send again what each worker said it lacked: mostly the shard alone (joblib gives
         # no shard a worker of its own), a few MB against the full weights' tens. A task
