@@ -3,10 +3,19 @@ on this machine (issue 38, part 3).
 
 The wall time of a mixing fit with ``S`` workers (one shard each) is modelled as
 
-    T(S) = setup + rounds(S) * (compute(S) + mix(S) + ship(S))
+    T(S) = setup(S) + rounds(S) * (compute(S) + mix(S) + ship(S))
 
-- ``setup``: what the parent does before any round (featurising and encoding the
-  corpus: measured in the serial fit as its time outside the epochs);
+- ``setup(S)``: the time before the first round. Where the parent featurises and
+  encodes the corpus (token dicts: ``encode_on="auto"`` keeps them there), the serial
+  fit's time outside its epochs, whatever ``S``. Where the workers featurise their
+  shards (``--input tokens``), measured part by part for each ``S`` in this process
+  (``_setup_parts``): the slowest shard's encoding (the shards are encoded side by
+  side, one a worker), plus what the parent does (fitting the feature transformer,
+  merging the ``S`` vocabularies and label sets, renumbering, writing the shard files);
+  plus the shipping of the raw shards out and their encodings back, the 2-worker fit's
+  measured set-up less those parts, the same for every ``S`` (the bytes are the
+  corpus's, however cut). Beyond the shard counts measured, the encoding shrinks as
+  ``1 / S`` and the parent's part grows linearly, fitted on them;
 - ``rounds(S)``: the rounds ``S``-shard mixing needs to reach the serial 10-epoch
   held-out accuracy less ``--tolerance``: measured here, since the models do not depend
   on how many workers run them (each ``S`` is fitted with its shards one after another,
@@ -47,8 +56,38 @@ import numpy as np
 from _corpora import brown_pos
 from bench_mixing import LEARNERS, learner_for, mixing, warm_up
 
+from skstruct.engine._loop import training_data
+from skstruct.learners._shard_cache import remove_shards, write_shards
+
 FIGURE = Path(__file__).resolve().parents[1] / "docs" / "figures" / "mixing_speedup_model.png"
 PREDICTED = [2, 4, 8, 16, 64]
+
+
+def _setup_parts(args, X, y, n_shards):
+    """``(encode, parent)`` seconds of the set-up of an ``n_shards`` fit whose workers
+    encode their shards, measured in this process: the slowest shard's
+    ``encode_shard`` and the parent's work (``shard_encoder``, which fits the feature
+    transformer, ``init_state_from_shards``, which merges the vocabularies and label sets
+    and renumbers the shards, and writing the shard files); None where the learner
+    encodes in the parent."""
+    learner = learner_for(args)
+    start = time.perf_counter()
+    template = learner.shard_encoder(X, only_if_cheaper=True)
+    parent = time.perf_counter() - start
+    if template is None:
+        return None
+    shards = np.array_split(np.random.RandomState(0).permutation(len(X)), n_shards)
+    encodings, encode = [], 0.0
+    for shard in shards:
+        start = time.perf_counter()
+        encodings.append(template.encode_shard([X[i] for i in shard], [y[i] for i in shard]))
+        encode = max(encode, time.perf_counter() - start)
+    start = time.perf_counter()
+    _, data = learner.init_state_from_shards(encodings)
+    folder, _ = write_shards([training_data(encoded, labels, None) for encoded, labels in data])
+    parent += time.perf_counter() - start
+    remove_shards(folder)
+    return encode, parent
 
 
 def _later(history, key):
@@ -106,6 +145,13 @@ def main():
               f"a round; accuracy by round: "
               + " ".join(f"{s:.2f}" for s in curve), flush=True)  # fmt: skip
 
+    parts = {n_shards: _setup_parts(args, X, y, n_shards) for n_shards in args.shards}
+    if parts[2] is not None:
+        print("set-up parts (encoding: the slowest shard; parent: feature transformer, "
+              "merge, renumbering, shard files): "
+              + ", ".join(f"{n} shards {e:.3f} + {p:.3f} s"
+                          for n, (e, p) in parts.items()))  # fmt: skip
+
     two = measured[2]
     rounds_two = two["rounds"] or args.max_rounds
     engines = {"loky": {}}
@@ -138,8 +184,12 @@ def main():
             - _later(model.history_, "compute_seconds")
             - _later(model.history_, "mix_seconds")
         )
-        first = model.history_[0]["seconds"] - per_round  # shipping every shard once
-        engines[engine] = {"wall": wall, "ship": max(ship, 0.0), "first": max(first, 0.0)}
+        first = model.history_[0]["seconds"] - per_round  # the workers set up
+        setup_two = model.history_[0]["elapsed"] - model.history_[0]["seconds"]
+        # the set-up beyond its measured parts: the raw shards out, the encodings back
+        setup_ship = None if parts[2] is None else max(setup_two - sum(parts[2]), 0.0)
+        engines[engine] = {"wall": wall, "ship": max(ship, 0.0), "first": max(first, 0.0),
+                           "setup": setup_two, "setup_ship": setup_ship}  # fmt: skip
 
     # beyond the measured shards: rounds grow as S ** growth (fitted in log-log space on
     # the measured shard counts), compute shrinks as 1 / S, mixing grows as S
@@ -149,6 +199,20 @@ def main():
         logs = np.log2(np.array(sorted(reached.items()), dtype=float))
         growth = float(np.polyfit(logs[:, 0], logs[:, 1], 1)[0])
         print(f"rounds grow as S ** {growth:.2f} over {sorted(reached)} shards")
+
+    def setup_at(n_shards, engine):
+        """The set-up of an ``n_shards`` fit (see the module's docstring)."""
+        if parts[2] is None:
+            return setup
+        if n_shards in parts:
+            encode, parent = parts[n_shards]
+        else:
+            last = max(parts)
+            encode = parts[last][0] * last / n_shards
+            counts = sorted(parts)
+            slope, intercept = np.polyfit(counts, [parts[c][1] for c in counts], 1)
+            parent = intercept + slope * n_shards
+        return encode + parent + engines[engine]["setup_ship"]
 
     def predict(n_shards, engine, rounds=None):
         """(rounds, wall clock) at ``n_shards`` workers; ``rounds`` given: that many."""
@@ -165,13 +229,20 @@ def main():
             return None, None
         e = engines[engine]
         ship = e["ship"] * n_shards / 2
-        wall = setup + e["first"] * n_shards / 2 + rounds * (cost["compute"] + cost["mix"] + ship)
+        wall = (
+            setup_at(n_shards, engine)
+            + e["first"] * n_shards / 2
+            + rounds * (cost["compute"] + cost["mix"] + ship)
+        )
         return rounds, wall
 
     print(f"\nmodel check, 2 workers, {rounds_two} rounds: "
           + ", ".join(f"{engine} measured {e['wall']:.2f} s, predicted "
                       f"{predict(2, engine, rounds_two)[1]:.2f} s (ship {e['ship']:.3f} s a round)"
                       for engine, e in engines.items()))  # fmt: skip
+    for engine, e in engines.items():
+        print(f"{engine} set-up: {e['setup']:.2f} s in the 2-worker fit; predicted at "
+              + ", ".join(f"{n}: {setup_at(n, engine):.2f} s" for n in PREDICTED))  # fmt: skip
     print(f"{'workers':>8}{'rounds':>8}" + "".join(f"{e + ' s':>12}{e + ' x':>8}" for e in engines))
     figure = {engine: [] for engine in engines}
     for n_shards in PREDICTED:

@@ -1045,7 +1045,7 @@ def _dev_split(raw_data):
 def test_a_development_set_encoded_in_parts_is_encoded_as_here(raw_data, n_parts, kind):
     # a part on each worker, in a vocabulary of its own, then mapped into the merged one:
     # row for row what the fitted learner's encode gives, the unknown features dropped
-    X, y, X_dev, _ = _dev_split(raw_data)
+    X, y, X_dev, y_dev = _dev_split(raw_data)
     if kind == "dicts":
         features = TokenFeatures(columns=["tag"])
         X, X_dev = features.transform(X), features.transform(X_dev)
@@ -1064,7 +1064,12 @@ def test_a_development_set_encoded_in_parts_is_encoded_as_here(raw_data, n_parts
         template.encode_X_part([X_dev[i] for i in part])
         for part in np.array_split(np.arange(len(X_dev)), n_parts)
     ]
-    got, want = learner.encode_X_from_parts(parts), learner.encode(X_dev)
+    (got, got_gold), (want, want_gold) = (
+        learner.encode_from_parts(parts, y_dev),
+        learner.encode(X_dev, y_dev),
+    )
+    np.testing.assert_array_equal(got_gold, want_gold)
+    assert (got_gold == -1).sum() == 1  # the unseen label
     for field in ("indptr", "indices", "data", "offsets"):
         np.testing.assert_array_equal(getattr(got, field), getattr(want, field))
     assert got.n_features == want.n_features

@@ -299,14 +299,17 @@ class BaseStructuredLearner(StructuredModel):
     def encode_X_part(self, X):
         """A part of a scoring input (a development set) encoded on its own: call it
         on :meth:`shard_encoder`'s copy, e.g. on a worker, if the task
-        ``encodes_scoring_parts``; :meth:`encode_X_from_parts` takes the parts."""
+        ``encodes_scoring_parts``; :meth:`encode_from_parts` takes the parts."""
         return self.task_.encode_X_part(self, X)
 
-    def encode_X_from_parts(self, parts):
-        """The scoring input whose parts :meth:`encode_X_part` encoded, in order, in the
-        encoding :meth:`init_state_from_shards` merged: what :meth:`encode` gives for
-        ``X``, with no pass over it."""
-        return self.task_.encode_X_from_parts(self, parts)
+    def encode_from_parts(self, parts, y=None, *, names=("X", "y")):
+        """What :meth:`encode` gives for ``X`` (and ``y``), from the parts of ``X`` that
+        :meth:`encode_X_part` encoded, in order, mapped into the encoding
+        :meth:`init_state_from_shards` merged: no pass over ``X``."""
+        encoded = self.task_.encode_X_from_parts(self, parts)
+        if y is None:
+            return encoded
+        return encoded, self.task_.encode_y(self, y, name=names[1], strict=False)
 
     def init_state_from_shards(self, shards):
         """:meth:`init_state` from the shards' own encodings (:meth:`encode_shard` of

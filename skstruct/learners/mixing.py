@@ -614,8 +614,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                     learner.encode(X_dev, y_dev, names=names)
                 raise
             if dev_parts:
-                encoded = learner.encode_X_from_parts(encodings[n_shards:])
-                dev = encoded, learner.task_.encode_y(learner, y_dev, names[1], strict=False)
+                dev = learner.encode_from_parts(encodings[n_shards:], y_dev, names=names)
             else:
                 dev = None if X_dev is None else learner.encode(X_dev, y_dev, names=names)
         shard_data = [
