@@ -45,6 +45,7 @@ import time
 
 import joblib
 from _corpora import brown_pos, conll2002_es
+from _dask import local_dask
 
 from skstruct import BeamSearch, ParameterMixing, StructuredPerceptron, TokenFeatures
 from skstruct.metrics import span_f1_score, token_accuracy
@@ -184,13 +185,7 @@ def main():
     except ImportError:
         distributed = None
     if distributed is not None and "dask" in args.engines:
-        with (
-            distributed.LocalCluster(
-                n_workers=workers, threads_per_worker=1, host="127.0.0.1", dashboard_address=":0"
-            ) as cluster,
-            distributed.Client(cluster),
-            joblib.parallel_config(backend="dask"),
-        ):
+        with local_dask(workers):
             warm_and_time(f"dask x{workers}")
     try:
         import ray

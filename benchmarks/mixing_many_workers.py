@@ -28,15 +28,16 @@ Run (a machine of 16 cores; 3 minutes): ``python benchmarks/mixing_many_workers.
 """
 
 import argparse
+import importlib.util
 import json
 import os
 import platform
 import time
 from pathlib import Path
 
-import joblib
 import numpy as np
 from _corpora import brown_pos
+from _dask import local_dask
 from bench_mixing import LEARNERS, learner_for, mixing, warm_up
 
 
@@ -123,19 +124,12 @@ def main():
 
 def _dask(args, n_shards, X, y, result, guess, began):
     """``--dask-rounds`` rounds on an ``n_shards``-worker ``LocalCluster``, time allowing."""
-    try:
-        import distributed
-    except ImportError:
+    if importlib.util.find_spec("distributed") is None:
         return
     left = args.budget - (time.perf_counter() - began)
     if not args.dask_rounds or left < 20 + args.dask_rounds * guess:
         return
-    with (
-        distributed.LocalCluster(n_workers=n_shards, threads_per_worker=1,
-                                 host="127.0.0.1", dashboard_address=":0") as cluster,
-        distributed.Client(cluster),
-        joblib.parallel_config(backend="dask"),
-    ):  # fmt: skip
+    with local_dask(n_shards):
         mixing(args, 1, n_shards).fit(X[:2000], y[:2000])
         start = time.perf_counter()
         model = mixing(args, args.dask_rounds, n_shards).fit(X, y)

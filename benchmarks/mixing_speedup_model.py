@@ -48,12 +48,14 @@ about 3 s and the whole script about 10 minutes (30 rounds a shard count).
 """
 
 import argparse
+import importlib.util
 import time
 from pathlib import Path
 
 import joblib
 import numpy as np
 from _corpora import brown_pos
+from _dask import local_dask
 from bench_mixing import LEARNERS, learner_for, mixing, warm_up
 
 from skstruct.engine._loop import training_data
@@ -155,21 +157,12 @@ def main():
     two = measured[2]
     rounds_two = two["rounds"] or args.max_rounds
     engines = {"loky": {}}
-    try:
-        import distributed
-
+    if importlib.util.find_spec("distributed") is not None:
         engines["dask"] = {}
-    except ImportError:
-        distributed = None
     for engine in engines:
         mixing(args, 1, 2, 2).fit(X[:200], y[:200])  # workers started, kernels loaded
         if engine == "dask":
-            with (
-                distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                         dashboard_address=":0") as cluster,
-                distributed.Client(cluster),
-                joblib.parallel_config(backend="dask"),
-            ):  # fmt: skip
+            with local_dask(2):
                 mixing(args, 1, 2, 2).fit(X[:200], y[:200])
                 start = time.perf_counter()
                 model = mixing(args, rounds_two, 2, 2).fit(X, y)

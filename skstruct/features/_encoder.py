@@ -150,17 +150,7 @@ class TokenDictEncoder(BaseEstimator):
         encoded, mapped through these columns with the -1 entries dropped
         (:meth:`EncodedSequences.with_columns`), is what :meth:`transform` gives:
         how :class:`~skstruct.ParameterMixing` encodes a development set on its
-        workers.
-
-        Parameters
-        ----------
-        other : TokenDictEncoder
-            Fitted, with the same ``n_features``.
-
-        Returns
-        -------
-        columns : ndarray of int64
-            One per column of ``other``.
+        workers. ``other`` and the result as for :meth:`merge`.
 
         Examples
         --------

@@ -14,9 +14,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
-import joblib
 import numpy as np
 from _corpora import brown_pos
+from _dask import local_dask
 from joblib import Parallel, delayed
 
 from skstruct import BeamSearch, StructuredPerceptron, TokenFeatures
@@ -59,18 +59,12 @@ def main():
           f"{len(pickle.dumps(template)) / 2**20:.2f} MB")  # fmt: skip
     if sys.argv[1].startswith("dask"):
         import dask
-        import distributed
 
         if sys.argv[1] == "dask-notrim":
             key = "distributed.nanny.pre-spawn-environ.MALLOC_TRIM_THRESHOLD_"
             dask.config.set({key: 128 * 2**20})
         n_workers = 1 if sys.argv[1] == "dask-one-worker" else 2
-        with (
-            distributed.LocalCluster(n_workers=n_workers, threads_per_worker=1,
-                                     host="127.0.0.1", dashboard_address=":0") as cluster,
-            distributed.Client(cluster),
-            joblib.parallel_config(backend="dask"),
-        ):  # fmt: skip
+        with local_dask(n_workers):
             for _ in range(3):
                 with Parallel(n_jobs=2, max_nbytes=None) as parallel:
                     phase(parallel, template, raw)

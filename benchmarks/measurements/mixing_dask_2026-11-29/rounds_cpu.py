@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
-import joblib
 from _corpora import brown_pos
+from _dask import local_dask
 
 from skstruct import BeamSearch, ParameterMixing, StructuredPerceptron, TokenFeatures
 
@@ -44,14 +44,7 @@ def run(X, y, name):
 def main():
     X, y, _, _ = brown_pos(n_train=20000, tokens=True)
     if sys.argv[1] == "dask":
-        import distributed
-
-        with (
-            distributed.LocalCluster(n_workers=2, threads_per_worker=1, host="127.0.0.1",
-                                     dashboard_address=":0") as cluster,
-            distributed.Client(cluster),
-            joblib.parallel_config(backend="dask"),
-        ):  # fmt: skip
+        with local_dask(2):
             run(X, y, "dask")
     else:
         run(X, y, "loky")
