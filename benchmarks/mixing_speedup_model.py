@@ -28,7 +28,11 @@ The wall time of a mixing fit with ``S`` workers (one shard each) is modelled as
   scheduling: measured on this machine's 2 workers (loky processes, or a 2-worker dask
   ``LocalCluster``, one fit of ``rounds(2)`` rounds as the round's wall time less its
   compute and mix) and grown linearly with ``S`` (the parent sends and receives one
-  weight vector per worker, one after another).
+  weight vector per worker, one after another). Printed beside it, a second model of
+  the shipping, ``ship(S) = latency + S * task``: ``task`` the parent's CPU time a task
+  costs it (dispatching, pickling, receiving), measured with the largest shard count
+  on the 2 workers (the parent's CPU time over 3 rounds less their mixing, per task);
+  ``latency`` the rest of the 2-worker shipping, the same for every ``S``.
 
 The model is checked against the measured 2-worker wall times, and predicts the speed-up
 ``T_serial / T(S)`` at 4, 8, 16 and 64 workers on one machine (loky) and on a cluster
@@ -49,6 +53,7 @@ about 3 s and the whole script about 10 minutes (30 rounds a shard count).
 
 import argparse
 import importlib.util
+import resource
 import time
 from pathlib import Path
 
@@ -90,6 +95,25 @@ def _setup_parts(args, X, y, n_shards):
     parent += time.perf_counter() - start
     remove_shards(folder)
     return encode, parent
+
+
+def _parent_cpu_per_task(args, X, y, n_shards):
+    """The parent's CPU seconds a shard task costs it in a round (dispatching, pickling,
+    receiving), measured with ``n_shards`` shards on 2 workers of the active backend:
+    the difference of a 5-round and a 2-round fit's CPU time in this process, less their
+    mixing, per task of the 3 rounds."""
+    used = {}
+    for rounds in (2, 5):
+        model = mixing(args, rounds, n_shards, 2)
+        start = _cpu()
+        model.fit(X, y)
+        used[rounds] = _cpu() - start - sum(r["mix_seconds"] for r in model.history_)
+    return max(used[5] - used[2], 0.0) / (3 * n_shards)
+
+
+def _cpu():
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
 
 
 def _later(history, key):
@@ -179,10 +203,16 @@ def main():
         )
         first = model.history_[0]["seconds"] - per_round  # the workers set up
         setup_two = model.history_[0]["elapsed"] - model.history_[0]["seconds"]
+        if engine == "dask":
+            with local_dask(2):
+                task = _parent_cpu_per_task(args, X, y, max(args.shards))
+        else:
+            task = _parent_cpu_per_task(args, X, y, max(args.shards))
         # the set-up beyond its measured parts: the raw shards out, the encodings back
         setup_ship = None if parts[2] is None else max(setup_two - sum(parts[2]), 0.0)
         engines[engine] = {"wall": wall, "ship": max(ship, 0.0), "first": max(first, 0.0),
-                           "setup": setup_two, "setup_ship": setup_ship}  # fmt: skip
+                           "setup": setup_two, "setup_ship": setup_ship, "task": task,
+                           "latency": max(ship - 2 * task, 0.0)}  # fmt: skip
 
     # beyond the measured shards: rounds grow as S ** growth (fitted in log-log space on
     # the measured shard counts), compute shrinks as 1 / S, mixing grows as S
@@ -207,8 +237,9 @@ def main():
             parent = intercept + slope * n_shards
         return encode + parent + engines[engine]["setup_ship"]
 
-    def predict(n_shards, engine, rounds=None):
-        """(rounds, wall clock) at ``n_shards`` workers; ``rounds`` given: that many."""
+    def predict(n_shards, engine, rounds=None, shipping="linear"):
+        """(rounds, wall clock) at ``n_shards`` workers; ``rounds`` given: that many;
+        ``shipping``: ``"linear"`` or ``"tasks"`` (latency + S * task, see the docstring)."""
         cost = measured.get(n_shards)
         if cost is None:
             last = max(measured)
@@ -221,7 +252,10 @@ def main():
         if rounds is None:
             return None, None
         e = engines[engine]
-        ship = e["ship"] * n_shards / 2
+        if shipping == "linear":
+            ship = e["ship"] * n_shards / 2
+        else:
+            ship = e["latency"] + n_shards * e["task"]
         wall = (
             setup_at(n_shards, engine)
             + e["first"] * n_shards / 2
@@ -236,19 +270,28 @@ def main():
     for engine, e in engines.items():
         print(f"{engine} set-up: {e['setup']:.2f} s in the 2-worker fit; predicted at "
               + ", ".join(f"{n}: {setup_at(n, engine):.2f} s" for n in PREDICTED))  # fmt: skip
-    print(f"{'workers':>8}{'rounds':>8}" + "".join(f"{e + ' s':>12}{e + ' x':>8}" for e in engines))
-    figure = {engine: [] for engine in engines}
-    for n_shards in PREDICTED:
-        cells = ""
-        rounds = None
-        for engine in engines:
-            rounds, wall = predict(n_shards, engine)
-            if wall is None:
-                cells += f"{'-':>12}{'-':>8}"
-                continue
-            cells += f"{wall:12.2f}{serial_wall / wall:8.2f}"
-            figure[engine].append((n_shards, serial_wall / wall))
-        print(f"{n_shards:>8}{rounds if rounds else '>' + str(args.max_rounds):>8}{cells}")
+    figure = {}
+    for shipping in ("linear", "tasks"):
+        if shipping == "linear":
+            print("shipping grown linearly with the workers:")
+        else:
+            print("shipping as latency + workers * the parent's task cost: "
+                  + ", ".join(f"{engine} {e['latency']:.3f} + S * {e['task']:.4f} s"
+                              for engine, e in engines.items()))  # fmt: skip
+        print(f"{'workers':>8}{'rounds':>8}"
+              + "".join(f"{e + ' s':>12}{e + ' x':>8}" for e in engines))  # fmt: skip
+        for n_shards in PREDICTED:
+            cells = ""
+            rounds = None
+            for engine in engines:
+                rounds, wall = predict(n_shards, engine, shipping=shipping)
+                if wall is None:
+                    cells += f"{'-':>12}{'-':>8}"
+                    continue
+                cells += f"{wall:12.2f}{serial_wall / wall:8.2f}"
+                label = engine if shipping == "linear" else f"{engine}, latency + tasks"
+                figure.setdefault(label, []).append((n_shards, serial_wall / wall))
+            print(f"{n_shards:>8}{rounds if rounds else '>' + str(args.max_rounds):>8}{cells}")
     measured_elsewhere = (
         _many_workers(args.many_workers, args.tolerance) if args.many_workers else {}
     )
