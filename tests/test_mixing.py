@@ -907,6 +907,16 @@ def _raw_mixing(encode_on, n_shards, n_features=None, **params):
     )
 
 
+def _dev_split(raw_data):
+    """Training sentences and a development set with a word and a label no training
+    sentence has."""
+    X, y = raw_data
+    X_dev, y_dev = [list(s) for s in X[180:]], [list(labels) for labels in y[180:]]
+    X_dev[3][0] = ("unheard", "Tq")
+    y_dev[4][0] = "unseen label"
+    return X[:180], y[:180], X_dev, y_dev
+
+
 def test_one_shard_encoded_on_a_worker_is_the_serial_learner_bit_for_bit(raw_data):
     X, y = raw_data
     serial = _raw_mixing("parent", 1).estimator.set_params(max_iter=3).fit(X, y)
@@ -968,12 +978,15 @@ def test_auto_encodes_raw_input_on_the_workers_and_token_dicts_here(raw_data, da
 
 
 def test_shards_encoded_on_workers_do_not_depend_on_n_jobs_or_dask(raw_data, dask_client):
-    X, y = raw_data
-    reference = _raw_mixing("workers", 3, n_jobs=1).fit(X, y).coef_
-    np.testing.assert_array_equal(_raw_mixing("workers", 3, n_jobs=2).fit(X, y).coef_, reference)
+    X, y, X_dev, y_dev = _dev_split(raw_data)  # the development set's parts go along
+    reference = _raw_mixing("workers", 3, n_jobs=1).fit(X, y, X_dev=X_dev, y_dev=y_dev)
+    scores = [r["dev_score"] for r in reference.history_]
+    fits = [_raw_mixing("workers", 3, n_jobs=2).fit(X, y, X_dev=X_dev, y_dev=y_dev)]
     with joblib.parallel_config(backend="dask"):
-        on_dask = _raw_mixing("workers", 3, n_jobs=-1).fit(X, y)
-    np.testing.assert_array_equal(on_dask.coef_, reference)
+        fits.append(_raw_mixing("workers", 3, n_jobs=-1).fit(X, y, X_dev=X_dev, y_dev=y_dev))
+    for fit in fits:
+        np.testing.assert_array_equal(fit.coef_, reference.coef_)
+        assert [r["dev_score"] for r in fit.history_] == scores
 
 
 def test_partly_labelled_shards_encode_on_workers(raw_data):
@@ -1028,16 +1041,6 @@ def test_shards_encoded_on_workers_keep_sample_weights_and_the_dev_set(raw_data)
     dev_scores = [r["dev_score"] for r in workers.history_]
     assert dev_scores == [r["dev_score"] for r in parent.history_]
     assert all(score is not None for score in dev_scores)
-
-
-def _dev_split(raw_data):
-    """Training sentences and a development set with a word and a label no training
-    sentence has."""
-    X, y = raw_data
-    X_dev, y_dev = [list(s) for s in X[180:]], [list(labels) for labels in y[180:]]
-    X_dev[3][0] = ("unheard", "Tq")
-    y_dev[4][0] = "unseen label"
-    return X[:180], y[:180], X_dev, y_dev
 
 
 @pytest.mark.parametrize("n_parts", [1, 2, 3])
