@@ -579,6 +579,8 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
         too, a part beside each shard, where the learner's task can."""
         names = ("X_dev", "y_dev")
         template = self._shard_encoder(learner, X)
+        n_shards = len(self.shards_)
+        dev_parts = []  # the development set's parts, encoded on the workers
         if template is None:
             state, (encoded, labels) = learner.init_state(X, y)
             bounds = state.structure.output_offsets(encoded)
@@ -586,9 +588,7 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                 (encoded.take(shard), labels[concat_ranges(bounds[shard], bounds[shard + 1])])
                 for shard in self.shards_
             ]
-            dev = None if X_dev is None else learner.encode(X_dev, y_dev, names=names)
         else:
-            dev_parts = []
             if X_dev is not None and template.task_.encodes_scoring_parts(template):
                 n_parts = min(len(self.shards_), len(X_dev))
                 dev_parts = np.array_split(np.arange(len(X_dev)), n_parts)
@@ -602,7 +602,6 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                         + [delayed(_encode_shard)(template, _RawShard(X_dev, None, part))
                            for part in dev_parts]
                     )  # fmt: skip
-                n_shards = len(self.shards_)
                 state, shards = learner.init_state_from_shards(encodings[:n_shards])
             except (TypeError, ValueError):
                 # a worker names the example by its place in the shard, and shards that
@@ -613,10 +612,10 @@ class ParameterMixing(MetaEstimatorMixin, BaseEstimator):
                 if X_dev is not None:
                     learner.encode(X_dev, y_dev, names=names)
                 raise
-            if dev_parts:
-                dev = learner.encode_from_parts(encodings[n_shards:], y_dev, names=names)
-            else:
-                dev = None if X_dev is None else learner.encode(X_dev, y_dev, names=names)
+        if dev_parts:
+            dev = learner.encode_from_parts(encodings[n_shards:], y_dev, names=names)
+        else:
+            dev = None if X_dev is None else learner.encode(X_dev, y_dev, names=names)
         shard_data = [
             training_data(encoded, labels, None if weights is None else weights[shard])
             for (encoded, labels), shard in zip(shards, self.shards_)
