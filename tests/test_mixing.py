@@ -1094,6 +1094,26 @@ def test_the_development_set_is_featurised_on_the_workers(raw_data, monkeypatch)
     assert all(0 < score < 1 for score in scores)  # the unseen label counts as an error
 
 
+def test_a_development_set_of_token_dicts_is_encoded_in_the_parent(raw_data, monkeypatch):
+    # token dicts cost the parent more to pickle than to encode: shards go to the workers
+    # as asked, the development set stays here (and scores as a parent-encoded one)
+    X, y, X_dev, y_dev = _dev_split(raw_data)
+    features = TokenFeatures(columns=["tag"])
+    X, X_dev = features.transform(X), features.transform(X_dev)
+    learner = StructuredPerceptron(random_state=3)
+    parent = ParameterMixing(learner, n_shards=3, max_iter=3, encode_on="parent", random_state=4)
+    reference = [r["dev_score"] for r in parent.fit(X, y, X_dev=X_dev, y_dev=y_dev).history_]
+
+    def encode_part(self, X):
+        raise AssertionError("a part of the development set went to a worker")
+
+    monkeypatch.setattr(StructuredPerceptron, "encode_X_part", encode_part)
+    workers = clone(parent).set_params(encode_on="workers").fit(X, y, X_dev=X_dev, y_dev=y_dev)
+    assert [r["dev_score"] for r in workers.history_] == reference
+    with pytest.raises(AssertionError, match="went to a worker"):  # raw words do go
+        _raw_mixing("workers", 3).fit(raw_data[0][:180], y, X_dev=raw_data[0][180:], y_dev=y_dev)
+
+
 def test_a_bad_token_of_the_development_set_is_named_by_its_place_in_X_dev(raw_data):
     X, y, X_dev, y_dev = _dev_split(raw_data)
     X_dev[41][1] = ("word",)  # the tag column missing
