@@ -11,12 +11,12 @@ Run: ``python setup_dev_dicts.py parent|workers``.
 """
 
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
 from _corpora import brown_pos
+from _setup_time import print_setups
 
 from skstruct import BeamSearch, ParameterMixing, StructuredPerceptron
 from skstruct.tasks.labelling import SequenceLabelling
@@ -38,14 +38,15 @@ def main():
     mixing().fit(X[:300], y[:300], X_dev=X_dev[:50], y_dev=y_dev[:50])  # workers started
     X_train, y_train = X[:10000], y[:10000]
     X_held, y_held = X[10000:] + X_dev, y[10000:] + y_dev
-    for _ in range(2):
-        start = time.perf_counter()
-        model = mixing().fit(X_train, y_train, X_dev=X_held, y_dev=y_held)
-        wall = time.perf_counter() - start
-        h = model.history_
-        print(f"{sys.argv[1]}: dev {len(X_held)} sentences; set-up "
-              f"{h[0]['elapsed'] - h[0]['seconds']:.2f} s, fit {wall:.2f} s, dev score "
-              f"{h[0]['dev_score']:.5f}", flush=True)  # fmt: skip
+
+    def describe(model, part):
+        if part == "head":
+            return f"dev {len(X_held)} sentences"
+        return f"dev score {model.history_[0]['dev_score']:.5f}"
+
+    print_setups(
+        sys.argv[1], lambda: mixing().fit(X_train, y_train, X_dev=X_held, y_dev=y_held), describe
+    )
 
 
 if __name__ == "__main__":

@@ -8,8 +8,11 @@ Run: ``python setup_dev_parser.py LABEL`` (the label starts each line).
 
 import os
 import sys
-import time
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
+
+from _setup_time import print_setups
 
 from skstruct import Eisner, ParameterMixing, StructuredPerceptron
 from skstruct.datasets import load_conllu
@@ -31,14 +34,15 @@ def main():
         )
 
     mixing().fit(X[:300], y[:300], X_dev=X_held[:50], y_dev=y_held[:50])  # workers started
-    for _ in range(2):
-        start = time.perf_counter()
-        model = mixing().fit(X[:6000], y[:6000], X_dev=X_held, y_dev=y_held)
-        wall = time.perf_counter() - start
-        h = model.history_
-        print(f"{sys.argv[1]}: dev {len(X_held)} sentences; set-up "
-              f"{h[0]['elapsed'] - h[0]['seconds']:.2f} s, fit {wall:.2f} s, dev UAS "
-              f"{h[0]['dev_score']:.5f}", flush=True)  # fmt: skip
+
+    def describe(model, part):
+        if part == "head":
+            return f"dev {len(X_held)} sentences"
+        return f"dev UAS {model.history_[0]['dev_score']:.5f}"
+
+    print_setups(
+        sys.argv[1], lambda: mixing().fit(X[:6000], y[:6000], X_dev=X_held, y_dev=y_held), describe
+    )
 
 
 if __name__ == "__main__":
