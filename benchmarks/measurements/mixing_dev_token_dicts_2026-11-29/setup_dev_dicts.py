@@ -15,10 +15,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
-from _corpora import brown_pos
-from _setup_time import print_setups
+from _setup_time import brown_dev_setups
 
-from skstruct import BeamSearch, ParameterMixing, StructuredPerceptron
 from skstruct.tasks.labelling import SequenceLabelling
 
 
@@ -27,26 +25,7 @@ def main():
         SequenceLabelling.encodes_scoring_parts = lambda self, model: False
     else:  # encode_on="workers" sends the shards whatever this says
         SequenceLabelling.shards_cheaper_on_workers = lambda self, model: True
-    X, y, X_dev, y_dev = brown_pos(n_train=20000)
-    learner = StructuredPerceptron(BeamSearch(beam_size=4), update="max_violation", random_state=0)
-
-    def mixing():
-        return ParameterMixing(
-            learner, n_shards=2, n_jobs=2, max_iter=1, encode_on="workers", random_state=0
-        )
-
-    mixing().fit(X[:300], y[:300], X_dev=X_dev[:50], y_dev=y_dev[:50])  # workers started
-    X_train, y_train = X[:10000], y[:10000]
-    X_held, y_held = X[10000:] + X_dev, y[10000:] + y_dev
-
-    def describe(model, part):
-        if part == "head":
-            return f"dev {len(X_held)} sentences"
-        return f"dev score {model.history_[0]['dev_score']:.5f}"
-
-    print_setups(
-        sys.argv[1], lambda: mixing().fit(X_train, y_train, X_dev=X_held, y_dev=y_held), describe
-    )
+    brown_dev_setups(sys.argv[1], tokens=False, max_iter=1, encode_on="workers")
 
 
 if __name__ == "__main__":
