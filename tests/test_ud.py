@@ -6,6 +6,7 @@ import pytest
 from skstruct import (
     ArcEager,
     ArcFeatures,
+    ArcStandard,
     Eisner,
     PredictedRelations,
     PredictedTrees,
@@ -111,7 +112,7 @@ def _voters(voting):
 
 
 @pytest.mark.parametrize("xpos", [True, False])
-def test_the_default_parser_is_a_graph_parser_and_arc_eager_parsers_voting(xpos):
+def test_the_default_parser_is_graph_and_transition_parsers_voting(xpos):
     ud = UDPipeline(max_iter=3, n_jobs=2, random_state=0)
     ud.corpora_ = []  # as fit sets it, with no tagged corpora
     voting = ud._stage("trees", xpos).parser
@@ -119,15 +120,21 @@ def test_the_default_parser_is_a_graph_parser_and_arc_eager_parsers_voting(xpos)
     named = dict(voting.parsers)
     pairs = [("eager", "auto"), ("eager_upos", "upos")] if xpos else [("eager", "auto")]
     names = [n for name, _ in pairs for n in (name, f"{name}_right_to_left")]
-    assert list(named) == ["graph", *names]
-    assert named["graph"].decoder.order == 2 and named["graph"].max_iter == 3
-    assert named["graph"].features.fields == ["lemma", "feats"]
+    assert list(named) == ["graph", *names, "standard", "graph_first_order"]
+    for name, order in [("graph", 2), ("graph_first_order", 1)]:
+        assert named[name].decoder.order == order and named[name].max_iter == 3
+        assert named[name].features.fields == ["lemma", "feats"]
+    beams = [(named["standard"], ArcStandard, "auto")]
     for name, pos in pairs:
         assert isinstance(named[f"{name}_right_to_left"], ReversedParser)
-        for parser in (named[name], named[f"{name}_right_to_left"].parser):
-            assert isinstance(parser.decoder, ArcEager) and parser.features.pos == pos
-            assert parser.decoder.beam_size == 8 and parser.decoder.projectivize
-            assert parser.update == "max_violation" and parser.max_iter == 3
+        beams += [
+            (named[name], ArcEager, pos),
+            (named[f"{name}_right_to_left"].parser, ArcEager, pos),
+        ]
+    for parser, system, pos in beams:
+        assert isinstance(parser.decoder, system) and parser.features.pos == pos
+        assert parser.decoder.beam_size == 8 and parser.decoder.projectivize
+        assert parser.update == "max_violation" and parser.max_iter == 3
 
 
 def test_a_treebank_without_xpos_gets_one_pair_of_arc_eager_parsers(ewt):
@@ -135,7 +142,7 @@ def test_a_treebank_without_xpos_gets_one_pair_of_arc_eager_parsers(ewt):
     no_xpos = [[{**t, "xpos": "_"} for t in s] for s in train[:30]]
     ud = UDPipeline(max_iter=1, random_state=0).fit(no_xpos)
     assert list(ud.stages_["trees"].parser_.named_parsers_) == [
-        "graph", "eager", "eager_right_to_left",
+        "graph", "eager", "eager_right_to_left", "standard", "graph_first_order",
     ]  # fmt: skip
     parsed = ud.transform(train[:5])
     assert all(t["xpos"] == "_" and t["head"] is not None for s in parsed for t in s)
