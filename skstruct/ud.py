@@ -74,8 +74,8 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         the treebank has no XPOS), a beam-search :class:`~skstruct.ArcStandard` parser
         over the XPOS and a first-order graph parser with the same fields.
         ``PredictedTrees(fields=("lemma", "feats"))`` is the graph parser alone: on
-        English-EWT dev with gold annotation 1.1 UAS less (against the five voters of
-        before: the arc-eager ones and the second-order graph parser).
+        English-EWT dev with gold annotation 1.3 UAS less than the seven (87.94 against
+        89.28, each parser trained alone).
         ``lemmas`` as its class's default.
     corpora : sequence of str or CorpusTags, or None, default=None
         Tagged corpora of other annotations whose word tags the default stages read
