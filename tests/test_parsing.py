@@ -264,6 +264,21 @@ def spanish(conllu_head):
 
 
 @pytest.mark.data
+def test_a_bad_word_of_the_development_set_is_named_in_X_dev(ptb):
+    X, y, X_test, y_test = ptb
+    X, y, dev, y_dev = X[:40], y[:40], [[dict(t) for t in s] for s in X_test[:20]], y_test[:20]
+    del dev[7][2]["form"]
+    parser = StructuredPerceptron(Eisner(), max_iter=1, random_state=0)
+    with pytest.raises(ValueError, match=r"^X_dev\[7\]\[2\] has no 'form' string"):
+        clone(parser).fit(X, y, X_dev=dev, y_dev=y_dev)
+    mixing = ParameterMixing(parser, n_shards=2, max_iter=1, encode_on="workers")
+    with pytest.raises(ValueError, match=r"^X_dev\[7\]\[2\] has no 'form' string"):
+        mixing.fit(X, y, X_dev=dev, y_dev=y_dev)
+    with pytest.raises(ValueError, match=r"^X\[7\]\[2\] has no 'form' string"):
+        parser.fit(X, y).predict(dev)
+
+
+@pytest.mark.data
 def test_labelled_parsing_predicts_relations_and_scores_uas(spanish, tmp_path):
     X, y, X_test, y_test = spanish
     parser = StructuredPerceptron(decoder=ChuLiuEdmonds(), max_iter=3, random_state=0)

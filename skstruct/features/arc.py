@@ -178,10 +178,35 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
         -------
         TokenAttributes
         """
+        return self.transform_named(X, "X")
+
+    def transform_named(self, X, name):
+        """:meth:`transform`, its errors naming ``X`` as ``name``: how a parser encodes
+        its ``X_dev``.
+
+        Parameters
+        ----------
+        X : list of sentences
+        name : str
+            The argument's name in error messages.
+
+        Returns
+        -------
+        TokenAttributes
+
+        Examples
+        --------
+        >>> from skstruct import ArcFeatures
+        >>> features = ArcFeatures().fit([[{"form": "Dogs", "xpos": "NNS"}]])
+        >>> features.transform_named([[{"form": "Cats"}]], "X_dev")
+        Traceback (most recent call last):
+        ...
+        ValueError: X_dev[0][0] has no xpos or upos tag: {'form': 'Cats'}. ...
+        """
         check_is_fitted(self, "vocabularies_")
-        vocabs = [self.vocabularies_[name] for name in self._columns()]
+        vocabs = [self.vocabularies_[column] for column in self._columns()]
         ids, lengths = [], []
-        for sentence in self._attributes(X):
+        for sentence in self._attributes(X, name):
             lengths.append(len(sentence))
             for values in sentence:
                 ids.extend(vocab.get(value, _tree.UNKNOWN) for vocab, value in zip(vocabs, values))
@@ -268,33 +293,33 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
             )
         return coarse
 
-    def _attributes(self, X):
+    def _attributes(self, X, name="X"):
         """Per sentence, per token: (form, POS, prefix[, coarse POS]) strings; bad tokens
         raise."""
-        X = check_sequences(X)
+        X = check_sequences(X, name=name)
         k = self.prefix_length
         for i, sentence in enumerate(X):
             rows = []
             for j, token in enumerate(sentence):
                 if not isinstance(token, Mapping):
                     raise TypeError(
-                        f"X[{i}][{j}] is a {type(token).__name__}; a parser needs token dicts "
+                        f"{name}[{i}][{j}] is a {type(token).__name__}; a parser needs token dicts "
                         f"with a 'form' and a POS ('xpos' or 'upos'), as load_conllu returns."
                     )
                 form = token.get("form")
                 if not isinstance(form, str):
-                    raise ValueError(f"X[{i}][{j}] has no 'form' string: {token!r}.")
+                    raise ValueError(f"{name}[{i}][{j}] has no 'form' string: {token!r}.")
                 if self.lowercase:
                     form = form.lower()
-                pos = self._pos(token, i, j)
+                pos = self._pos(token, f"{name}[{i}][{j}]")
                 row = (form, pos, form[:k])
                 if self.coarse_ is not None:
-                    row += (self._coarse(token, pos, i, j),)
+                    row += (self._coarse(token, pos, f"{name}[{i}][{j}]"),)
                 row += tuple(_field_value(token.get(name)) for name in self.fields)
                 rows.append(row)
             yield rows
 
-    def _pos(self, token, i, j):
+    def _pos(self, token, where):
         xpos, upos = token.get("xpos"), token.get("upos")
         if self.pos == "xpos" or (self.pos == "auto" and xpos not in (None, "_")):
             value = xpos
@@ -302,18 +327,18 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
             value = upos
         if not isinstance(value, str) or value == "_":
             raise ValueError(
-                f"X[{i}][{j}] has no {self.pos if self.pos != 'auto' else 'xpos or upos'} "
+                f"{where} has no {self.pos if self.pos != 'auto' else 'xpos or upos'} "
                 f"tag: {token!r}. The parsers' features need POS tags."
             )
         return value
 
-    def _coarse(self, token, pos, i, j):
+    def _coarse(self, token, pos, where):
         if self.coarse_ != "upos":
             return pos[: self.coarse_]
         upos = token.get("upos")
         if not isinstance(upos, str) or upos == "_":
             raise ValueError(
-                f"X[{i}][{j}] has no 'upos' tag: {token!r}. coarse_pos='upos' needs one on "
+                f"{where} has no 'upos' tag: {token!r}. coarse_pos='upos' needs one on "
                 f"every word; coarse_pos=1 takes the first letter of the POS tag instead."
             )
         return upos

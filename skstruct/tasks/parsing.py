@@ -178,7 +178,7 @@ class DependencyParsing(Task):
         return structure.encode(flat_heads, labels)
 
     def encode_X(self, model, X, name="X"):
-        encoded = model.encoder_.transform(X)
+        encoded = model.encoder_.transform_named(X, name)
         model.decoder_.check_lengths(encoded, name)
         return encoded
 
