@@ -311,15 +311,15 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
                     raise ValueError(f"{name}[{i}][{j}] has no 'form' string: {token!r}.")
                 if self.lowercase:
                     form = form.lower()
-                pos = self._pos(token, f"{name}[{i}][{j}]")
+                pos = self._pos(token, name, i, j)
                 row = (form, pos, form[:k])
                 if self.coarse_ is not None:
-                    row += (self._coarse(token, pos, f"{name}[{i}][{j}]"),)
-                row += tuple(_field_value(token.get(name)) for name in self.fields)
+                    row += (self._coarse(token, pos, name, i, j),)
+                row += tuple(_field_value(token.get(field)) for field in self.fields)
                 rows.append(row)
             yield rows
 
-    def _pos(self, token, where):
+    def _pos(self, token, name, i, j):
         xpos, upos = token.get("xpos"), token.get("upos")
         if self.pos == "xpos" or (self.pos == "auto" and xpos not in (None, "_")):
             value = xpos
@@ -327,18 +327,18 @@ class ArcFeatures(TransformerMixin, BaseEstimator):
             value = upos
         if not isinstance(value, str) or value == "_":
             raise ValueError(
-                f"{where} has no {self.pos if self.pos != 'auto' else 'xpos or upos'} "
+                f"{name}[{i}][{j}] has no {self.pos if self.pos != 'auto' else 'xpos or upos'} "
                 f"tag: {token!r}. The parsers' features need POS tags."
             )
         return value
 
-    def _coarse(self, token, pos, where):
+    def _coarse(self, token, pos, name, i, j):
         if self.coarse_ != "upos":
             return pos[: self.coarse_]
         upos = token.get("upos")
         if not isinstance(upos, str) or upos == "_":
             raise ValueError(
-                f"{where} has no 'upos' tag: {token!r}. coarse_pos='upos' needs one on "
+                f"{name}[{i}][{j}] has no 'upos' tag: {token!r}. coarse_pos='upos' needs one on "
                 f"every word; coarse_pos=1 takes the first letter of the POS tag instead."
             )
         return upos
