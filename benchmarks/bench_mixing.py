@@ -12,8 +12,10 @@ wall clock, within 0.3 of its accuracy (``--corpus brown --learner beam --n-trai
    depend on the backend, which the tests check), or ``--rounds k``;
 3. that fit of ``k`` rounds timed on N loky processes (started by a warm-up fit, as the
    kernels are compiled before any timing), N threads (the kernels release the GIL),
-   an N-worker dask ``LocalCluster`` and, when installed, a local N-CPU ray instance
-   (ray's joblib backend); per-round seconds and tasks resent (``--engines`` picks).
+   an N-worker dask ``LocalCluster`` (as dask sets its workers up, and with glibc's
+   malloc defaults: ``dask-glibc``, see ``benchmarks/_dask.py``) and, when installed, a
+   local N-CPU ray instance (ray's joblib backend); per-round seconds and tasks resent
+   (``--engines`` picks).
 
 Also printed: the serial fit split into feature encoding and epochs, and the best ratio
 any number of rounds could give with free, perfectly parallel rounds (``k`` rounds of
@@ -109,8 +111,10 @@ def main():
     parser.add_argument(
         "--engines",
         nargs="+",
-        default=["loky", "threads", "dask", "ray"],
-        choices=["loky", "threads", "dask", "ray"],
+        default=["loky", "threads", "dask", "dask-glibc", "ray"],
+        choices=["loky", "threads", "dask", "dask-glibc", "ray"],
+        help="dask-glibc: dask without its nannies' MALLOC_TRIM_THRESHOLD_ (glibc's "
+        "malloc defaults in the workers, as loky's have)",
     )
     parser.add_argument(
         "--input", choices=["dicts", "tokens"], default="dicts",
@@ -184,9 +188,10 @@ def main():
         import distributed
     except ImportError:
         distributed = None
-    if distributed is not None and "dask" in args.engines:
-        with local_dask(workers):
-            warm_and_time(f"dask x{workers}")
+    for engine in ("dask", "dask-glibc"):
+        if distributed is not None and engine in args.engines:
+            with local_dask(workers, glibc_malloc=engine == "dask-glibc"):
+                warm_and_time(f"{engine} x{workers}")
     try:
         import ray
         from ray.util.joblib import register_ray

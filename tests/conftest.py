@@ -266,6 +266,41 @@ def pytest_sessionstart(session):
         raise pytest.UsageError("\n".join(failed))
 
 
+# ------------------------------------------------ what dask leaves in os.environ
+
+#: The environment this process started with.
+_ENVIRON_AT_START = dict(os.environ)
+
+
+def _undo_dask_environ():
+    """Put back the variables a dask nanny set in this process's environment.
+
+    A ``LocalCluster``'s nannies run in this process and copy
+    ``distributed.nanny.pre-spawn-environ`` (``MALLOC_TRIM_THRESHOLD_=65536``, one BLAS
+    thread) and a ``PYTHONHASHSEED`` into ``os.environ`` before starting a worker, and
+    leave them there. Every process the pytest worker starts later would inherit them:
+    notebook kernels, CLI runs, loky workers. With ``MALLOC_TRIM_THRESHOLD_`` set, glibc
+    keeps its mmap threshold at 128 KiB, and ``notebooks/hall_constituency.ipynb`` ran in
+    13.0-13.2 s against 7.5 s without it
+    (``benchmarks/measurements/mixing_dask_malloc_2026-11-29/``)."""
+    import dask
+
+    names = {*dask.config.get("distributed.nanny.pre-spawn-environ", {}), "PYTHONHASHSEED"}
+    for name in names:
+        if name not in _ENVIRON_AT_START:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = _ENVIRON_AT_START[name]
+
+
+@pytest.hookimpl(wrapper=True)
+def pytest_runtest_teardown(item, nextitem):
+    result = yield
+    if "distributed" in sys.modules:
+        _undo_dask_environ()
+    return result
+
+
 # ------------------------------------------------ reporting
 
 

@@ -195,6 +195,24 @@ def test_shards_on_dask_workers_train_on_one_thread_unless_asked(dask_client):
     assert all(answer[1:] == (1, 3) for answer in answers)
 
 
+def test_what_dask_nannies_leave_in_the_environment_is_put_back(monkeypatch):
+    # a LocalCluster's nannies copy their workers' settings into os.environ, where the
+    # processes a pytest worker starts later (notebook kernels, loky workers) would
+    # inherit a MALLOC_TRIM_THRESHOLD_ that slows them; tests/conftest.py puts it back
+    # after every test
+    dask = pytest.importorskip("dask")
+    pytest.importorskip("distributed")  # its settings join dask's config on import
+    from tests.conftest import _ENVIRON_AT_START, _undo_dask_environ
+
+    leaked = dask.config.get("distributed.nanny.pre-spawn-environ")
+    monkeypatch.setattr(os, "environ", dict(os.environ))  # the real one stays as it is
+    os.environ.update({name: str(value) for name, value in leaked.items()})
+    os.environ["PYTHONHASHSEED"] = "6640"
+    _undo_dask_environ()
+    for name in [*leaked, "PYTHONHASHSEED"]:
+        assert os.environ.get(name) == _ENVIRON_AT_START.get(name), name
+
+
 def test_ray_backend_gives_the_same_weights(data):
     ray = pytest.importorskip("ray")
     from ray.util.joblib import register_ray
