@@ -2,8 +2,12 @@
 against enumeration of every tree, the structure's layout, features, loss and
 augmentation, and every learner through the structure protocol."""
 
+import gc
 import itertools
+import threading
 from collections import Counter
+from concurrent.futures import ThreadPoolExecutor
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -24,10 +28,14 @@ from skstruct import (
     save,
 )
 from skstruct._kernels import anchored_cky
+from skstruct._kernels.threads import available_threads, numba_threads
 from skstruct.metrics import evalb
 from skstruct.solvers import StructuredLikelihood
+from skstruct.structures import _cky_charts
+from skstruct.structures._cky_charts import charts_for, new_charts
 from skstruct.structures.constituency import UNPARSED, AnchoredRules, ParseScores
 from skstruct.trees import ROOT, Grammar, Tree, TreeTransform, normalize
+from skstruct.utils.parts import PARALLEL_FROM
 
 # -- the kernel against enumeration ---------------------------------------------------------
 
@@ -121,6 +129,50 @@ def test_cky_finds_the_best_tree_of_the_pruned_space(seed, density):
         assert best == pytest.approx(max(every), abs=1e-9)
         assert structure.score(scores, out) == pytest.approx(best, abs=1e-9)
         assert any(np.array_equal(out, output) for output in outputs)
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_charts_reused_from_sentence_to_sentence_find_what_fresh_ones_find(seed):
+    # one set of charts, bigger than any sentence and holding garbage, then each
+    # sentence's values, searched long to short and short to long, plain and augmented
+    cases = list(_cases(seed, 0.6, 256))
+    charts = new_charts(6, cases[0][0].grammar.n_symbols)
+    for chart in charts:
+        chart.fill(7)
+    for structure, n, scores, outputs in cases[::-1] + cases:
+        for searched in [scores] + [structure.augment(scores, gold) for gold in outputs[:1]]:
+            fresh, reused = (np.full(6 * n - 5, -7, dtype=np.int32) for _ in range(2))
+            best = structure.best(searched, fresh)
+            assert structure.best(searched._replace(charts=charts), reused) == best
+            np.testing.assert_array_equal(reused, fresh)
+
+
+def test_a_corpus_gets_one_set_of_charts_a_thread_freed_with_it():
+    encoded = SimpleNamespace(atoms=np.zeros((5, 3), dtype=np.int64), offsets=np.array([0, 2, 5]))
+    mine = charts_for(encoded, 4, 3)
+    assert [chart.shape for chart in mine][::6] == [(4, 4, 4), (4, 4)]
+    assert all(chart.flags.c_contiguous for chart in mine)  # a sentence's cells together
+    again = charts_for(encoded, 4, 2)  # a shorter sentence: the same memory, compact
+    assert [chart.shape for chart in again][::6] == [(3, 3, 4), (3, 3)]
+    assert all(np.shares_memory(a, b) for a, b in zip(again, mine))
+    with ThreadPoolExecutor(1) as pool:
+        theirs = pool.submit(charts_for, encoded, 4, 3).result()
+    assert not any(np.shares_memory(a, b) for a, b in zip(theirs, mine))
+    key = (id(encoded.atoms), threading.get_ident())
+    assert key in _cky_charts._CHARTS
+    del encoded
+    gc.collect()
+    assert key not in _cky_charts._CHARTS
+
+
+def test_charts_a_corpus_keeps_are_bounded_and_longer_sentences_get_their_own(monkeypatch):
+    # room for sentences of 2 words at most (3 x 3 cells of 4 symbols)
+    monkeypatch.setattr(_cky_charts, "MAX_BYTES", 3 * 3 * 4 * _cky_charts._BYTES_PER_CELL)
+    encoded = SimpleNamespace(atoms=np.zeros((9, 3), dtype=np.int64), offsets=np.array([0, 9]))
+    kept = charts_for(encoded, 4, 2)
+    assert kept[0].shape == (3, 3, 4)
+    assert np.shares_memory(charts_for(encoded, 4, 1)[0], kept[0])
+    assert charts_for(encoded, 4, 3) is None  # best() then makes charts for the sentence
 
 
 @pytest.mark.parametrize("seed", range(6))
@@ -339,6 +391,21 @@ def test_predicting_in_a_batch_equals_decoding_each_sentence(small):
         assert np.array_equal(batch[bounds[i] : bounds[i + 1]], one)
         parsed += 1
     assert parsed >= 10
+
+
+def test_predicting_on_threads_equals_predicting_on_one(small):
+    # enough sentences for parts on threads, each thread searching in charts of its own
+    X, y, X_dev, _ = small
+    model = StructuredPerceptron(XBAR, max_iter=2, random_state=0).fit(X, y)
+    encoded = model.encode(X + X_dev)
+    assert encoded.n_sentences >= PARALLEL_FROM
+    predicted = []
+    for threads in (1, min(2, available_threads())):
+        with numba_threads(threads):
+            predicted.append(model.decoder_.predict(model.structure_, encoded, model.coef_))
+    np.testing.assert_array_equal(predicted[0], predicted[1])
+    firsts = model.structure_.output_offsets(encoded)[:-1]
+    assert (predicted[0][firsts] != UNPARSED).sum() >= 50
 
 
 @pytest.mark.parametrize(

@@ -24,6 +24,7 @@ from skstruct._kernels.anchored_cky import best_tree
 from skstruct._kernels.kbest_cky import kbest_trees
 from skstruct.features import ConstituentTreeFeatures
 from skstruct.metrics import evalb
+from skstruct.structures._cky_charts import new_charts
 from skstruct.structures.constituency import UNPARSED
 from skstruct.trees import Tree, head_child, normalize
 
@@ -54,7 +55,8 @@ def test_kbest_cky_lists_the_best_trees_of_the_pruned_space(seed, density):
             out = np.empty(6 * n - 5, dtype=np.int32)
             none = np.zeros((1, 1, 1))
             best_tree(scores.atoms, scores.allowed, g.binary, g.left_start, g.unary,
-                      structure.root_ok, scores.coef, 256, none, none, False, out)  # fmt: skip
+                      structure.root_ok, scores.coef, 256, none, none, False, out,
+                      new_charts(n, g.n_symbols))  # fmt: skip
             np.testing.assert_array_equal(found[0], out)
 
 

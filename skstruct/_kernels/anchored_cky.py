@@ -27,9 +27,8 @@ u)`` in preorder (``u`` the unary over it, -1: none).
 """
 
 import numpy as np
-from numba import prange
 
-from ._config import FALSE, ZERO, helper, njit, njit_parallel
+from ._config import ZERO, helper, njit
 from .arc_features import _hash
 from .cky import _logaddexp
 
@@ -187,20 +186,27 @@ def allowed_mask(n, n_symbols, cells):
 
 @njit
 def best_tree(atoms, allowed, binary, left_start, unary, root_ok, coef, n_features,
-              loss_inner, loss_top, augmented, out):  # fmt: skip
+              loss_inner, loss_top, augmented, out, charts):  # fmt: skip
     """Write the best tree of the pruned space into ``out`` (int32, ``6n - 5``) and
     return its score (``-inf``: no tree, ``out`` untouched). With ``augmented``, a
     binary node labelled ``A`` over ``(i, j)`` costs ``loss_inner[i, j, A]`` more and
-    a unary one ``loss_top[i, j, A']`` (the score returned includes them)."""
+    a unary one ``loss_top[i, j, A']`` (the score returned includes them).
+
+    The search fills ``charts``, ``(inner, outer, split, rule, urule, live, n_live)``:
+    float64, float64 and four int32 arrays of shape ``(m, m, n_symbols)`` and an int64
+    ``(m, m)``, for any ``m > n``, whatever they hold (the ``(n + 1, n + 1)`` corner is
+    set here; ``structures._cky_charts.new_charts`` makes them). Reused from sentence
+    to sentence, they spare the system a fresh allocation of some MB a sentence, which
+    it faults in page by page."""
     n, n_symbols = atoms.shape[0], allowed.shape[2]
     shapes = shape_table(atoms)
-    inner = np.full((n + 1, n + 1, n_symbols), NEG)
-    outer = np.full((n + 1, n + 1, n_symbols), NEG)
-    split = np.full((n + 1, n + 1, n_symbols), -1, dtype=np.int32)
-    rule = np.full((n + 1, n + 1, n_symbols), -1, dtype=np.int32)
-    urule = np.full((n + 1, n + 1, n_symbols), -1, dtype=np.int32)
-    live = np.empty((n + 1, n + 1, n_symbols), dtype=np.int32)
-    n_live = np.zeros((n + 1, n + 1), dtype=np.int64)
+    inner, outer, split, rule, urule, live, n_live = charts
+    inner[: n + 1, : n + 1, :] = NEG
+    outer[: n + 1, : n + 1, :] = NEG
+    split[: n + 1, : n + 1, :] = -1
+    rule[: n + 1, : n + 1, :] = -1
+    urule[: n + 1, : n + 1, :] = -1
+    n_live[: n + 1, : n + 1] = 0
     label = np.zeros(n_symbols)
     keys = np.empty(N_LABEL_KEYS + N_BINARY_KEYS, dtype=np.int64)
     for i in range(n):
@@ -305,23 +311,6 @@ def _write_tree(n, top, binary, unary, split, rule, urule, out):
         stack[size, 0], stack[size, 1], stack[size, 2] = k, j, binary[r, 2]
         stack[size + 1, 0], stack[size + 1, 1], stack[size + 1, 2] = i, k, binary[r, 1]
         size += 2
-
-
-@njit_parallel
-def best_trees(atoms, offsets, cells, cell_offsets, n_symbols, binary, left_start, unary,
-               root_ok, coef, n_features, out, out_offsets, found):  # fmt: skip
-    """:func:`best_tree` of every sentence (``atoms`` stacked, sentence ``s`` rows
-    ``offsets[s]:offsets[s + 1]``, its allowed cells ``cells[cell_offsets[s]:...]``),
-    sentences in parallel; ``found[s]`` False where no tree spans sentence ``s``."""
-    none = np.zeros((1, 1, 1))
-    for s in prange(offsets.shape[0] - 1):
-        sentence = atoms[offsets[s] : offsets[s + 1]]
-        n = sentence.shape[0]
-        allowed = allowed_mask(n, n_symbols, cells[cell_offsets[s] : cell_offsets[s + 1]])
-        score = best_tree(sentence, allowed, binary, left_start, unary, root_ok, coef,
-                          n_features, none, none, FALSE,
-                          out[out_offsets[s] : out_offsets[s + 1]])  # fmt: skip
-        found[s] = score > NEG
 
 
 @njit

@@ -6,10 +6,12 @@ import numpy as np
 
 from .._kernels import anchored_cky as _cky
 from .._kernels import kbest_cky as _kbest_cky
+from .._kernels.threads import current_threads
 from ..structures import AnchoredRules, OutputTrace
 from ..structures.constituency import UNPARSED
 from ..tasks.constituency import CONSTITUENCY
 from ..utils._sklearn_compat import Interval
+from ..utils.parts import in_parts
 from ._base import Capabilities, Decoder
 
 
@@ -104,17 +106,19 @@ class CKY(Decoder):
 
     def predict(self, structure, encoded, coef):
         """The best tree of every sentence (flat output ids; a sentence without a tree
-        starts with ``UNPARSED``)."""
+        starts with ``UNPARSED``): the sentences in parts on numba's threads (as the
+        pruning pass), each thread searching in charts it reuses from sentence to
+        sentence (``structures/_cky_charts.py``)."""
         offsets = structure.output_offsets(encoded)
         out = np.full(offsets[-1], -1, dtype=np.int32)
-        found = np.zeros(encoded.n_sentences, dtype=np.bool_)
-        g = structure.grammar
-        _cky.best_trees(
-            encoded.atoms, encoded.offsets, encoded.cells, encoded.cell_offsets, g.n_symbols,
-            g.binary, g.left_start, g.unary, structure.root_ok, coef, structure.n_features,
-            out, offsets, found,
-        )  # fmt: skip
-        out[offsets[:-1][~found]] = UNPARSED
+
+        def parse(sentences):
+            for i in sentences.tolist():
+                tree = out[offsets[i] : offsets[i + 1]]
+                if structure.best(structure.scores(encoded, i, coef), tree) == -np.inf:
+                    tree[0] = UNPARSED
+
+        in_parts(parse, encoded.offsets, current_threads(), power=3)
         return out
 
     def nbest(self, structure, scores, k):

@@ -9,6 +9,7 @@ from .._kernels import anchored_cky as _cky
 from ..trees import ROOT, Tree
 from ..utils.arrays import sparse_sum
 from ._base import Structure
+from ._cky_charts import charts_for, new_charts
 from ._fixed import FixedLayout
 
 #: The first output id of a sentence no tree of the pruned space spans (parsed flat).
@@ -80,7 +81,8 @@ class AnchoredRules(FixedLayout, Structure):
         cells = encoded.cells[encoded.cell_offsets[i] : encoded.cell_offsets[i + 1]]
         allowed = _cky.allowed_mask(n, self.grammar.n_symbols, cells)
         none = np.zeros((1, 1, 1))
-        return ParseScores(atoms, allowed, coef, none, none, False, 0.0, 1.0)
+        charts = charts_for(encoded, self.grammar.n_symbols, n)
+        return ParseScores(atoms, allowed, coef, none, none, False, 0.0, 1.0, charts)
 
     def best(self, scores, out):
         """The best output under ``scores`` written into ``out``; its score (``-inf``:
@@ -89,10 +91,13 @@ class AnchoredRules(FixedLayout, Structure):
         loss_inner, loss_top = scores.loss_inner, scores.loss_top
         if scores.augmented and weight != 1.0:
             loss_inner, loss_top = weight * loss_inner, weight * loss_top
-        found = _cky.best_tree(
-            scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
-            scores.coef, self.n_features, loss_inner, loss_top, np.bool_(scores.augmented), out,
-        )  # fmt: skip
+        args = (scores.atoms, scores.allowed, g.binary, g.left_start, g.unary, self.root_ok,
+                scores.coef, self.n_features, loss_inner, loss_top, np.bool_(scores.augmented),
+                out)  # fmt: skip
+        charts = scores.charts
+        if charts is None:
+            charts = new_charts(scores.atoms.shape[0], scores.allowed.shape[2])
+        found = _cky.best_tree(*args, charts)
         return found + weight * scores.loss_constant if scores.augmented else found
 
     def keys(self, atoms, output):
@@ -308,7 +313,9 @@ class ParseScores(NamedTuple):
     allowed (bool (n + 1, n + 1, n_symbols)), the weights, and under
     :meth:`AnchoredRules.augment` the loss of each binary node's label
     (``loss_inner``) and unary node's (``loss_top``) with the loss's constant, and the
-    weight every tree's loss is added with."""
+    weight every tree's loss is added with; ``charts``, where given, the charts the
+    best-tree search reuses (:func:`~._cky_charts.charts_for`), else it makes its own
+    for the sentence."""
 
     atoms: np.ndarray
     allowed: np.ndarray
@@ -318,6 +325,7 @@ class ParseScores(NamedTuple):
     augmented: bool
     loss_constant: float
     loss_weight: float = 1.0
+    charts: tuple = None
 
 
 class ParseMarginals(NamedTuple):
