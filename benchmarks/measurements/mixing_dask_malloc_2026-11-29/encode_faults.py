@@ -18,13 +18,9 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
 
-import numpy as np
-from _corpora import brown_pos
 from _dask import local_dask
+from _shards import brown_raw_shards
 from joblib import Parallel, delayed
-
-from skstruct import BeamSearch, StructuredPerceptron, TokenFeatures
-from skstruct.learners.mixing import _RawShard
 
 
 def encode(template, shard):
@@ -39,13 +35,7 @@ def encode(template, shard):
 
 
 def main():
-    X, y, _, _ = brown_pos(n_train=20000, tokens=True)
-    learner = StructuredPerceptron(
-        BeamSearch(beam_size=4), update="max_violation", random_state=0, features=TokenFeatures()
-    )
-    shards = np.array_split(np.random.RandomState(0).permutation(len(X)), 2)
-    template = learner.shard_encoder(X)
-    raw = [_RawShard(X, y, shard) for shard in shards]
+    template, raw = brown_raw_shards()
     for engine in sys.argv[1:]:
         if engine == "loky":
             context = contextlib.nullcontext()
