@@ -165,6 +165,19 @@ def test_a_corpus_gets_one_set_of_charts_a_thread_freed_with_it():
     assert key not in _cky_charts._CHARTS
 
 
+def test_threads_that_ended_keep_no_charts():
+    # a pool's threads (an epoch's, a predict's) end; the next thread to make charts for
+    # a corpus drops theirs, so a fit of many epochs keeps a set per live thread
+    encoded = SimpleNamespace(atoms=np.zeros((5, 3), dtype=np.int64), offsets=np.array([0, 5]))
+    ended = threading.Thread(target=charts_for, args=(encoded, 4, 5))
+    ended.start()
+    ended.join()
+    assert (id(encoded.atoms), ended.ident) in _cky_charts._CHARTS
+    other = SimpleNamespace(atoms=np.zeros((2, 3), dtype=np.int64), offsets=np.array([0, 2]))
+    charts_for(other, 4, 2)
+    assert (id(encoded.atoms), ended.ident) not in _cky_charts._CHARTS
+
+
 def test_charts_a_corpus_keeps_are_bounded_and_longer_sentences_get_their_own(monkeypatch):
     # room for sentences of 2 words at most (3 x 3 cells of 4 symbols)
     monkeypatch.setattr(_cky_charts, "MAX_BYTES", 3 * 3 * 4 * _cky_charts._BYTES_PER_CELL)

@@ -7,7 +7,8 @@ freed): a warm 3-epoch perceptron fit on 400 trees took 2.98-3.31 s so, and 2.43
 with the charts reused; nothing changed measurably on the whole treebank, whose
 sentences cost far more to search than to allocate for. So a corpus (an
 encoded training or test set) gets one set of charts per thread, sized for its longest
-sentence, reused for every sentence and freed with the corpus; a corpus whose longest
+sentence, reused for every sentence and freed with the corpus (or, for a thread that
+ended, when another thread next makes charts); a corpus whose longest
 sentence would need more than :data:`MAX_BYTES` gets charts that size, and its longer
 sentences charts of their own, as before
 (``benchmarks/measurements/cky_charts_2026-11-29/``).
@@ -47,6 +48,10 @@ def charts_for(encoded, n_symbols, n):
         words = max(min(longest, most), 1)
         buffers = ([chart.ravel() for chart in new_charts(words, n_symbols)], n_symbols, words)
         with _LOCK:
+            # threads that ended (a pool's, from an earlier epoch or predict) keep none
+            alive = {thread.ident for thread in threading.enumerate()}
+            for old in [old for old in _CHARTS if old[1] not in alive]:
+                del _CHARTS[old]
             _CHARTS[key] = buffers
         weakref.finalize(encoded.atoms, _CHARTS.pop, key, None)
     flat, _, words = buffers
