@@ -12,6 +12,7 @@ so no result depends on the parts.
 import numpy as np
 
 from ._config import njit
+from .sorting import stable_argsort
 
 
 @njit
@@ -26,7 +27,7 @@ def balanced_parts(costs, n_parts):
     """
     m = costs.shape[0]
     n_parts = max(1, min(n_parts, m))
-    order = np.argsort(-costs, kind="mergesort")  # stable: ties keep batch order
+    order = stable_argsort(-costs)  # stable: ties keep batch order
     load = np.zeros(n_parts)
     part_of = np.empty(m, dtype=np.int64)
     part_start = np.zeros(n_parts + 1, dtype=np.int64)

@@ -26,6 +26,7 @@ from .chain import (
     unary_scores,
 )
 from .rows import look_up_token_pairs
+from .sorting import stable_argsort
 
 
 @helper
@@ -166,7 +167,7 @@ def beam_search(unary, n, transition, start, stop, trigram, order, beam_size, go
             keys = np.empty(n_touched)
             for j in range(n_touched):
                 keys[j] = -cand_score[touched[j]]
-            order_idx = np.argsort(keys, kind="mergesort")
+            order_idx = stable_argsort(keys)
             for j in range(m):
                 top[j] = touched[order_idx[j]]
         else:

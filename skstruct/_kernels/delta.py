@@ -24,6 +24,7 @@ from .arc_features import (
 )
 from .chain import n_structure_weights
 from .rows import ensure, slot
+from .sorting import stable_argsort
 from .tree_scores import sibling_parts
 from .values import feature_value
 
@@ -95,7 +96,7 @@ def chain_delta(indptr, indices, data, lo, gold, pred, n_tokens, order, with_sto
 def collapse(keys, values):
     """Sum the values of equal keys (in the order given: a stable sort) and drop zero
     sums: ``(keys, values)`` with keys ascending and distinct."""
-    by_key = np.argsort(keys, kind="mergesort")
+    by_key = stable_argsort(keys)
     out_keys = np.empty(keys.shape[0], dtype=np.int64)
     out_values = np.empty(keys.shape[0])
     n = 0

@@ -21,6 +21,7 @@ from . import arc_eager as _eager
 from . import transition as _standard
 from ._config import FALSE, ONE, helper, njit
 from .arc_features import _hash_finish
+from .sorting import stable_argsort
 
 # Each helper is a stub whose numba implementation is chosen at typing time by the type
 # of ``eager`` (an overload): a kernel compiled for one system compiles only that
@@ -172,7 +173,7 @@ def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, trac
                     cand_item[n_cand], cand_action[n_cand] = k, a
                     n_cand += 1
         # stable selection of the K best (candidates are generated in (item, action) order)
-        order = np.argsort(-cand_score[:n_cand], kind="mergesort")
+        order = stable_argsort(-cand_score[:n_cand])
         n_new = min(K, n_cand)
         for j in range(n_new):
             c = order[j]
