@@ -421,6 +421,29 @@ def test_predicting_on_threads_equals_predicting_on_one(small):
     assert (predicted[0][firsts] != UNPARSED).sum() >= 50
 
 
+def test_pruning_cells_on_one_or_two_threads_and_in_charts_of_any_size(small, monkeypatch):
+    # the pruning pass: parts on threads, each with its charts; with the charts capped
+    # at a few words, the longer sentences get charts of their own
+    from skstruct._kernels.cky import pruning_words
+    from skstruct.tasks import constituency
+
+    X, y, X_dev, _ = small
+    model = StructuredPerceptron(XBAR, max_iter=1, random_state=0).fit(X, y)
+    sentences = X + X_dev
+    assert len(sentences) >= PARALLEL_FROM
+    with numba_threads(1):
+        one = model.encode(sentences)
+    with numba_threads(min(2, available_threads())):
+        two = model.encode(sentences)
+    monkeypatch.setattr(constituency, "PRUNING_MAX_BYTES", 2**20)
+    capped = model.encode(sentences)
+    words = pruning_words(model.grammar_.n_symbols, 2**20)
+    assert sum(len(s) > words for s in sentences) >= 10  # sentences over the cap
+    for encoded in (two, capped):
+        np.testing.assert_array_equal(encoded.cells, one.cells)
+        np.testing.assert_array_equal(encoded.cell_offsets, one.cell_offsets)
+
+
 @pytest.mark.parametrize(
     "learner",
     [

@@ -172,6 +172,65 @@ def test_inside_outside_equals_sums_over_every_tree(seed):
             np.testing.assert_allclose(got, expected, atol=1e-9)
 
 
+def _span(tree):
+    """``(i, j)``: the words a tree of ``_all_trees`` spans."""
+    if tree[0] == "tag":
+        return tree[1], tree[1] + 1
+    if tree[0] == "un":
+        return _span(tree[2])
+    return _span(tree[2])[0], _span(tree[3])[1]
+
+
+def _nodes(tree):
+    """Every ``(i, j, symbol)`` labelled span of a tree of ``_all_trees`` but its tags."""
+    if tree[0] == "tag":
+        return set()
+    return {(*_span(tree), tree[1])}.union(*(_nodes(below) for below in tree[2:]))
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_span_max_marginals_equal_maxima_over_every_tree(seed):
+    grammar, scores, rng = _random_grammar(seed)
+    binary, unary, root = scores
+    for n in (1, 2, 3, 4):
+        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
+        ids = np.array([grammar.index[t] for t in tags], dtype=np.int64)
+        post = cky.span_posteriors(
+            ids, grammar.n_symbols, grammar.binary, binary, grammar.left_start, grammar.unary,
+            unary, root, True,
+        )  # fmt: skip
+        every = _all_trees(grammar, scores, tags, 0, n, True)
+        trees = [(s + root[a], t) for a, ts in every.items() for s, t in ts if root[a] > -np.inf]
+        expected = np.zeros_like(post)
+        if trees:
+            best = max(score for score, _ in trees)
+            for score, tree in trees:
+                nodes = _nodes(tree) | {(i, i + 1, grammar.index[tags[i]]) for i in range(n)}
+                for i, j, a in nodes:
+                    expected[i, j, a] = max(expected[i, j, a], np.exp(score - best))
+        np.testing.assert_allclose(post, expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("seed", range(10))
+def test_pruned_cells_are_the_spans_posteriors_keep(seed):
+    # pruned_cells (the pruning pass) against span_posteriors' maxima, in charts made for
+    # longer sentences and reused, long to short and short to long
+    grammar, scores, rng = _random_grammar(seed)
+    binary, unary, root = scores
+    charts = cky.pruning_charts(7, grammar.n_symbols)
+    for chart in charts:
+        chart[:] = rng.integers(-3, 3, chart.size)  # garbage from an earlier sentence
+    for n in (7, 1, 3, 6, 2, 7, 4):
+        ids = np.array([grammar.index[t] for t in rng.choice(["a", "b"], size=n)], np.int64)
+        args = (ids, grammar.n_symbols, grammar.binary, binary, grammar.left_start,
+                grammar.unary, unary, root)  # fmt: skip
+        post = cky.span_posteriors(*args, True)
+        for threshold in (1e-5, 0.05, 0.5, 1.0):
+            kept = cky.pruned_cells(*args, threshold, *charts)
+            np.testing.assert_array_equal(kept, np.flatnonzero(post.ravel() >= threshold))
+            assert kept.dtype == np.int64
+
+
 def test_a_saved_pcfg_parses_as_it_did(tmp_path):
     from skstruct import load, save
 

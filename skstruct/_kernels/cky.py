@@ -19,7 +19,7 @@ optional unary rule on top; backpointers say which rule and split.
 
 import numpy as np
 
-from ._config import FALSE, helper, njit
+from ._config import FALSE, TRUE, helper, njit
 
 NEG = -np.inf
 
@@ -236,3 +236,130 @@ def _sum_unaries(inner, outer, i, j, unary, unary_score, best):
         if below != NEG:
             a = unary[u, 0]
             outer[i, j, a] = _plus(outer[i, j, a], below + unary_score[u], best)
+
+
+#: Bytes a cell of the pruning pass's charts takes per symbol: four float64 charts and
+#: the live-symbol lists (int32).
+_PRUNING_BYTES = 4 * 8 + 4
+
+
+def pruning_charts(n, n_symbols):
+    """Flat charts for :func:`pruned_cells` on sentences of up to ``n`` words:
+    ``(inner, outer, above_inner, above_outer, live, n_live)``, reused from sentence to
+    sentence (made afresh for every sentence, the charts of a long sentence came from
+    the system as new pages each time).
+
+    >>> [chart.size for chart in pruning_charts(2, 5)][::5]
+    [45, 9]
+    """
+    cells = (n + 1) * (n + 1)
+    return (
+        *(np.empty(cells * n_symbols) for _ in range(4)),
+        np.empty(cells * n_symbols, dtype=np.int32),
+        np.empty(cells, dtype=np.int64),
+    )
+
+
+def pruning_words(n_symbols, max_bytes):
+    """The longest sentence whose :func:`pruning_charts` fit in ``max_bytes`` (at least 1).
+
+    >>> pruning_words(100, 2**20)
+    16
+    """
+    return max(int((max_bytes / (_PRUNING_BYTES * n_symbols)) ** 0.5) - 1, 1)
+
+
+@njit
+def pruned_cells(tags, n_symbols, binary, binary_score, left_start, unary, unary_score, root,
+                 threshold, inner, outer, above_inner, above_outer, live, n_live):  # fmt: skip
+    """The labelled spans pruning by max-marginals keeps: the flat indices (ascending)
+    into an ``(n + 1, n + 1, n_symbols)`` chart of the cells where
+    ``span_posteriors(..., best=True)`` is at least ``threshold`` (in (0, 1]).
+
+    The same sums as ``span_posteriors`` (maxima, so the order they are taken in changes
+    nothing), over the symbols live in each span only, and no split of a span that no
+    tree reaches from above; in charts from :func:`pruning_charts` (flat, for
+    sentences at least this long), which only the cells of this sentence are set in."""
+    n = tags.shape[0]
+    m = n + 1
+    cells = m * m
+    inner = inner[: cells * n_symbols].reshape((m, m, n_symbols))
+    outer = outer[: cells * n_symbols].reshape((m, m, n_symbols))
+    above_inner = above_inner[: cells * n_symbols].reshape((m, m, n_symbols))
+    above_outer = above_outer[: cells * n_symbols].reshape((m, m, n_symbols))
+    live = live[: cells * n_symbols].reshape((m, m, n_symbols))
+    n_live = n_live[:cells].reshape((m, m))
+    for length in range(1, m):
+        for i in range(n - length + 1):
+            j = i + length
+            for a in range(n_symbols):
+                inner[i, j, a] = NEG
+                above_outer[i, j, a] = NEG
+            if length == 1:
+                inner[i, j, tags[i]] = 0.0
+            for k in range(i + 1, j):
+                for x in range(n_live[i, k]):
+                    b = live[i, k, x]
+                    left = outer[i, k, b]
+                    for r in range(left_start[b], left_start[b + 1]):
+                        right = outer[k, j, binary[r, 2]]
+                        if right != NEG:
+                            a = binary[r, 0]
+                            inner[i, j, a] = max(inner[i, j, a], left + right + binary_score[r])
+            _sum_unaries(inner, outer, i, j, unary, unary_score, TRUE)
+            count = 0
+            for a in range(n_symbols):
+                if outer[i, j, a] != NEG:
+                    live[i, j, count] = a
+                    count += 1
+            n_live[i, j] = count
+    log_z = NEG
+    for a in range(n_symbols):
+        log_z = max(log_z, outer[0, n, a] + root[a])
+    if log_z == NEG:
+        return np.empty(0, dtype=np.int64)
+    for a in range(n_symbols):
+        above_outer[0, n, a] = root[a]
+    for length in range(n, 0, -1):
+        for i in range(n - length + 1):
+            j = i + length
+            reached = False
+            for a in range(n_symbols):
+                above_inner[i, j, a] = above_outer[i, j, a]
+                reached = reached or above_outer[i, j, a] != NEG
+            for u in range(unary.shape[0]):
+                a, b = unary[u, 0], unary[u, 1]
+                if above_outer[i, j, a] != NEG and inner[i, j, b] != NEG:
+                    above_inner[i, j, b] = max(above_inner[i, j, b],
+                                               above_outer[i, j, a] + unary_score[u])  # fmt: skip
+            if not reached:  # no tree reaches the span: its splits get nothing from above
+                continue
+            for k in range(i + 1, j):
+                for x in range(n_live[i, k]):
+                    b = live[i, k, x]
+                    left = outer[i, k, b]
+                    for r in range(left_start[b], left_start[b + 1]):
+                        c = binary[r, 2]
+                        right = outer[k, j, c]
+                        top = above_inner[i, j, binary[r, 0]]
+                        if right == NEG or top == NEG:
+                            continue
+                        base = top + binary_score[r]
+                        above_outer[i, k, b] = max(above_outer[i, k, b], base + right)
+                        above_outer[k, j, c] = max(above_outer[k, j, c], base + left)
+    # the cells kept, counted, then listed
+    kept = np.empty(0, dtype=np.int64)
+    for listing in range(2):
+        count = 0
+        for i in range(n):
+            for j in range(i + 1, m):
+                for a in range(n_symbols):
+                    best = max(inner[i, j, a] + above_inner[i, j, a],
+                               outer[i, j, a] + above_outer[i, j, a])  # fmt: skip
+                    if best > NEG and min(1.0, np.exp(best - log_z)) >= threshold:
+                        if listing:
+                            kept[count] = (i * m + j) * n_symbols + a
+                        count += 1
+        if not listing:
+            kept = np.empty(count, dtype=np.int64)
+    return kept

@@ -20,6 +20,9 @@ from ._base import Task
 DEFAULT_N_FEATURES = 2**22
 #: Training words seen fewer times than this are read by their signature.
 MIN_WORD_COUNT = 2
+#: The most memory one thread's pruning charts take (as the search's charts:
+#: ``structures/_cky_charts.py``).
+PRUNING_MAX_BYTES = 128 * 2**20
 
 
 class EncodedTrees(NamedTuple):
@@ -221,12 +224,18 @@ class Constituency(Task):
         binary, unary, root = model.pruning_scores_
 
         def prune(sentences):
+            # one set of charts for the thread's sentences, as long as the longest (up
+            # to PRUNING_MAX_BYTES; a longer sentence gets charts of its own)
+            words = min(max(len(atoms[i]) for i in sentences),
+                        _pcfg.pruning_words(grammar.n_symbols, PRUNING_MAX_BYTES))  # fmt: skip
+            charts = _pcfg.pruning_charts(words, grammar.n_symbols)
             for i in sentences:
-                post = _pcfg.span_posteriors(
+                n = len(atoms[i])
+                kept = _pcfg.pruned_cells(
                     atoms[i][:, 1].copy(), grammar.n_symbols, grammar.binary, binary,
-                    grammar.left_start, grammar.unary, unary, root, True,
+                    grammar.left_start, grammar.unary, unary, root, threshold,
+                    *(charts if n <= words else _pcfg.pruning_charts(n, grammar.n_symbols)),
                 )  # fmt: skip
-                kept = np.flatnonzero(post.ravel() >= threshold)
                 if golds[i] is not None:
                     kept = np.union1d(kept, model.structure_.cells(golds[i]))
                 cells[i] = kept.astype(np.int64)
