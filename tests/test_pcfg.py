@@ -50,13 +50,18 @@ def _random_grammar(seed):
     return grammar, scores, rng
 
 
+def _sentences(grammar, rng, lengths=(1, 2, 3, 4)):
+    """``(n, tags, tag ids)`` of random sentences of each length."""
+    for n in lengths:
+        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
+        yield n, tags, np.array([grammar.index[t] for t in tags], dtype=np.int64)
+
+
 @pytest.mark.parametrize("seed", range(12))
 def test_cky_finds_the_best_of_every_tree(seed):
     grammar, scores, rng = _random_grammar(seed)
     binary, unary, root = scores
-    for n in (1, 2, 3, 4):
-        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
-        ids = np.array([grammar.index[t] for t in tags], dtype=np.int64)
+    for n, tags, ids in _sentences(grammar, rng):
         best, top, split, rule, urule = cky.viterbi(
             ids, grammar.n_symbols, grammar.binary, binary, grammar.left_start, grammar.unary,
             unary, root,
@@ -152,9 +157,7 @@ def _rule_counts(grammar, tags, weighted_trees):
 def test_inside_outside_equals_sums_over_every_tree(seed):
     grammar, scores, rng = _random_grammar(seed)
     binary, unary, root = scores
-    for n in (1, 2, 3, 4):
-        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
-        ids = np.array([grammar.index[t] for t in tags], dtype=np.int64)
+    for n, tags, ids in _sentences(grammar, rng):
         log_z, *counts = cky.inside_outside(
             ids, grammar.n_symbols, grammar.binary, binary, grammar.left_start, grammar.unary,
             unary, root,
@@ -192,9 +195,7 @@ def _nodes(tree):
 def test_span_max_marginals_equal_maxima_over_every_tree(seed):
     grammar, scores, rng = _random_grammar(seed)
     binary, unary, root = scores
-    for n in (1, 2, 3, 4):
-        tags = [str(t) for t in rng.choice(["a", "b"], size=n)]
-        ids = np.array([grammar.index[t] for t in tags], dtype=np.int64)
+    for n, tags, ids in _sentences(grammar, rng):
         post = cky.span_posteriors(
             ids, grammar.n_symbols, grammar.binary, binary, grammar.left_start, grammar.unary,
             unary, root, True,
@@ -220,8 +221,7 @@ def test_pruned_cells_are_the_spans_posteriors_keep(seed):
     charts = cky.pruning_charts(7, grammar.n_symbols)
     for chart in charts:
         chart[:] = rng.integers(-3, 3, chart.size)  # garbage from an earlier sentence
-    for n in (7, 1, 3, 6, 2, 7, 4):
-        ids = np.array([grammar.index[t] for t in rng.choice(["a", "b"], size=n)], np.int64)
+    for _, _, ids in _sentences(grammar, rng, lengths=(7, 1, 3, 6, 2, 7, 4)):
         args = (ids, grammar.n_symbols, grammar.binary, binary, grammar.left_start,
                 grammar.unary, unary, root)  # fmt: skip
         post = cky.span_posteriors(*args, True)
