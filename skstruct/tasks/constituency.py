@@ -226,7 +226,7 @@ class Constituency(Task):
         def prune(sentences):
             # one set of charts for the thread's sentences, as long as the longest (up
             # to PRUNING_MAX_BYTES; a longer sentence gets charts of its own)
-            words = min(max(len(atoms[i]) for i in sentences),
+            words = min(max((len(atoms[i]) for i in sentences), default=1),
                         _pcfg.pruning_words(grammar.n_symbols, PRUNING_MAX_BYTES))  # fmt: skip
             charts = _pcfg.pruning_charts(words, grammar.n_symbols)
             for i in sentences:
