@@ -122,6 +122,15 @@ def _score(states, n_templates, action, coef, n_features):
     return total
 
 
+@helper
+def _copy_row(to, j, rows, k):
+    """``to[j] = rows[k]`` (rows of one width), written out: numba compiles a row
+    assignment together with the message it raises where shapes differ, about 1.3 s of
+    a transition parser's first fit."""
+    for q in range(rows.shape[1]):
+        to[j, q] = rows[k, q]
+
+
 @njit
 def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, track_gold, eager):
     """Beam search over action sequences; with ``track_gold``, the gold sequence's score
@@ -178,9 +187,12 @@ def beam_search(attrs, start, n, coef, n_features, beam_size, gold_actions, trac
         for j in range(n_new):
             c = order[j]
             k, a = cand_item[c], cand_action[c]
-            new_stacks[j] = stacks[k]
-            new_heads[j], new_lcs[j], new_rcs[j] = heads[k], lcs[k], rcs[k]
-            new_nls[j], new_nrs[j] = nls[k], nrs[k]
+            _copy_row(new_stacks, j, stacks, k)
+            _copy_row(new_heads, j, heads, k)
+            _copy_row(new_lcs, j, lcs, k)
+            _copy_row(new_rcs, j, rcs, k)
+            _copy_row(new_nls, j, nls, k)
+            _copy_row(new_nrs, j, nrs, k)
             new_sizes[j], new_bufs[j] = _apply(
                 eager, a, new_stacks[j], sizes[k], bufs[k], new_heads[j], new_lcs[j],
                 new_rcs[j], new_nls[j], new_nrs[j],
