@@ -18,15 +18,16 @@ alternate.
   balancer sorts each batch's sentences.
 """
 
-import os
-import subprocess
 import sys
-import tempfile
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
+from _alternate import TIMED_FITS, alternate_cold
 
 BENCHMARKS = Path(__file__).resolve().parents[2]
 
-CHILD = """
+CHILD = (
+    """
 import gc, sys, time, zlib
 import numpy as np
 sys.path.insert(0, BENCHMARKS)
@@ -49,38 +50,15 @@ else:
     from skstruct import BeamSearch, StructuredPerceptron
     make = lambda: StructuredPerceptron(BeamSearch(beam_size=8), update="max_violation",
                                         batch_size=8, n_jobs=2, max_iter=5, random_state=0)
-make()  # the model's classes imported before the clock starts
-times = []
-for run in range(2):
-    model = make()
-    gc.collect()
-    start = time.perf_counter()
-    model.fit(X, y)
-    times.append(time.perf_counter() - start)
-gc.collect()
-start = time.perf_counter()
-predicted = model.predict(X_test)
-predict = time.perf_counter() - start
-coef = np.asarray(model.coef_)
-crc = zlib.crc32(coef.tobytes()) ^ zlib.crc32(str([list(p) for p in predicted]).encode())
-print(f"first fit {times[0]:.2f} s, warm fit {times[1]:.2f} s, predict {predict:.3f} s, "
-      f"crc {crc:08x}")
 """.replace("BENCHMARKS", repr(str(BENCHMARKS)))
+    + TIMED_FITS
+)
 
 
 def main():
     pythons = {"before": sys.argv[1], "after": sys.argv[2]}
     rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    for _ in range(rounds):
-        for family in ("svm", "arc-eager", "beam-threads"):
-            for name, python in pythons.items():
-                with tempfile.TemporaryDirectory() as cache:
-                    env = {**os.environ, "NUMBA_CACHE_DIR": cache}
-                    out = subprocess.run([python, "-c", CHILD, family], env=env, cwd=cache,
-                                         capture_output=True, text=True)  # fmt: skip
-                if out.returncode:
-                    raise SystemExit(out.stderr)
-                print(f"{family:<13} {name:<6} {out.stdout.strip()}", flush=True)
+    alternate_cold(pythons, CHILD, ("svm", "arc-eager", "beam-threads"), rounds)
 
 
 if __name__ == "__main__":
