@@ -32,7 +32,7 @@ from skstruct._kernels.threads import available_threads, numba_threads
 from skstruct.metrics import evalb
 from skstruct.solvers import StructuredLikelihood
 from skstruct.structures import _cky_charts
-from skstruct.structures._cky_charts import charts_for, new_charts, words_within
+from skstruct.structures._cky_charts import charts_for, new_charts
 from skstruct.structures.constituency import UNPARSED, AnchoredRules, ParseScores
 from skstruct.trees import ROOT, Grammar, Tree, TreeTransform, normalize
 from skstruct.utils.parts import PARALLEL_FROM
@@ -424,7 +424,8 @@ def test_predicting_on_threads_equals_predicting_on_one(small):
 def test_pruning_cells_on_one_or_two_threads_and_in_charts_of_any_size(small, monkeypatch):
     # the pruning pass: parts on threads, each with its charts; with the charts capped
     # at a few words, the longer sentences get charts of their own
-    from skstruct._kernels.cky import PRUNING_BYTES
+    from skstruct._kernels.cky import pruning_words
+    from skstruct.tasks import constituency
 
     X, y, X_dev, _ = small
     model = StructuredPerceptron(XBAR, max_iter=1, random_state=0).fit(X, y)
@@ -434,9 +435,9 @@ def test_pruning_cells_on_one_or_two_threads_and_in_charts_of_any_size(small, mo
         one = model.encode(sentences)
     with numba_threads(min(2, available_threads())):
         two = model.encode(sentences)
-    monkeypatch.setattr(_cky_charts, "MAX_BYTES", 2**20)
+    monkeypatch.setattr(constituency, "PRUNING_MAX_BYTES", 2**20)
     capped = model.encode(sentences)
-    words = words_within(PRUNING_BYTES, model.grammar_.n_symbols)
+    words = pruning_words(model.grammar_.n_symbols, 2**20)
     assert sum(len(s) > words for s in sentences) >= 10  # sentences over the cap
     for encoded in (two, capped):
         np.testing.assert_array_equal(encoded.cells, one.cells)

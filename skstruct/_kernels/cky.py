@@ -240,7 +240,7 @@ def _sum_unaries(inner, outer, i, j, unary, unary_score, best):
 
 #: Bytes a cell of the pruning pass's charts takes per symbol: four float64 charts and
 #: the live-symbol lists (int32).
-PRUNING_BYTES = 4 * 8 + 4
+_PRUNING_BYTES = 4 * 8 + 4
 
 
 def pruning_charts(n, n_symbols):
@@ -258,6 +258,15 @@ def pruning_charts(n, n_symbols):
         np.empty(cells * n_symbols, dtype=np.int32),
         np.empty(cells, dtype=np.int64),
     )
+
+
+def pruning_words(n_symbols, max_bytes):
+    """The longest sentence whose :func:`pruning_charts` fit in ``max_bytes`` (at least 1).
+
+    >>> pruning_words(100, 2**20)
+    16
+    """
+    return max(int((max_bytes / (_PRUNING_BYTES * n_symbols)) ** 0.5) - 1, 1)
 
 
 @njit

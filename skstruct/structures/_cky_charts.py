@@ -11,9 +11,7 @@ sentence, reused for every sentence and freed with the corpus (or, for a thread 
 ended, when another thread next makes charts); a corpus whose longest
 sentence would need more than :data:`MAX_BYTES` gets charts that size, and its longer
 sentences charts of their own, as before
-(``benchmarks/measurements/cky_charts_2026-11-29/``). The pruning pass's charts
-(:func:`~skstruct._kernels.cky.pruning_charts`) are bounded alike
-(:func:`words_within`).
+(``benchmarks/measurements/cky_charts_2026-11-29/``).
 """
 
 import threading
@@ -23,8 +21,7 @@ import numpy as np
 
 from ..utils.parts import longest_sentence
 
-#: The most memory one thread's charts for a corpus keep while the corpus lives (the
-#: search's) or while the thread prunes its part of the sentences (the pruning pass's).
+#: The most memory one thread's charts for a corpus keep while the corpus lives.
 MAX_BYTES = 128 * 2**20
 #: Bytes of the charts per cell and symbol: two float64 and four int32 charts.
 _BYTES_PER_CELL = 2 * 8 + 4 * 4
@@ -46,7 +43,9 @@ def charts_for(encoded, n_symbols, n):
     key = (id(encoded.atoms), threading.get_ident())
     buffers = _CHARTS.get(key)
     if buffers is None or buffers[1] != n_symbols:
-        words = min(longest_sentence(encoded.offsets), words_within(_BYTES_PER_CELL, n_symbols))
+        longest = longest_sentence(encoded.offsets)
+        most = int((MAX_BYTES / (_BYTES_PER_CELL * n_symbols)) ** 0.5) - 1  # words
+        words = max(min(longest, most), 1)
         buffers = ([chart.ravel() for chart in new_charts(words, n_symbols)], n_symbols, words)
         with _LOCK:
             # threads that ended (a pool's, from an earlier epoch or predict) keep none
@@ -61,16 +60,6 @@ def charts_for(encoded, n_symbols, n):
     m = n + 1
     charts = [chart[: m * m * n_symbols].reshape(m, m, n_symbols) for chart in flat[:6]]
     return (*charts, flat[6][: m * m].reshape(m, m))
-
-
-def words_within(bytes_per_cell, n_symbols):
-    """The longest sentence (at least 1 word) whose charts, ``bytes_per_cell`` bytes a
-    cell and symbol, fit in :data:`MAX_BYTES`.
-
-    >>> words_within(36, 533)
-    82
-    """
-    return max(int((MAX_BYTES / (bytes_per_cell * n_symbols)) ** 0.5) - 1, 1)
 
 
 def new_charts(n, n_symbols):
