@@ -276,10 +276,18 @@ def siblings(heads):
     return parts
 
 
-def tree_score(heads, arc, sib=None):
+def grandparents_of(heads):
+    """The grandparent parts ``(g, h, d)`` of a head vector: ``h = heads[d]`` a word,
+    ``g = heads[h]``."""
+    return [(heads[h], h, d) for d, h in enumerate(heads) if d > 0 and h > 0]
+
+
+def tree_score(heads, arc, sib=None, grand=None):
     total = sum(arc[h, d] for d, h in enumerate(heads) if d > 0)
     if sib is not None:
         total += sum(sib[h, s, d] for h, s, d in siblings(heads))
+    if grand is not None:
+        total += sum(grand[g, h, d] for g, h, d in grandparents_of(heads))
     return total
 
 
@@ -407,12 +415,29 @@ def sibling_features(attrs, h, s, d, n_features):
     ]
 
 
-def tree_features(attrs, heads, n_features, order=1):
+def grandparent_features(attrs, g, h, d, n_features):
+    """Feature ids of the grandparent part (g, h, d): arcs g -> h -> d."""
+    a = lambda i, c: _attribute(attrs, i, c)  # noqa: E731
+    gf, gp, hp, df, dp = a(g, 0), a(g, 1), a(h, 1), a(d, 0), a(d, 1)
+    coarse = len(attrs[0]) > 3
+    triples = [(141, [gp, hp, dp]), (146, [gf, hp, dp]), (147, [gp, hp, df])]
+    triples += [(148, [a(g, 3), a(h, 3), a(d, 3)])] if coarse else []
+    pairs = [(142, [gp, dp]), (143, [gf, dp]), (144, [gp, df]), (145, [gf, df])]
+    pairs += [(149, [a(g, 3), a(d, 3)])] if coarse else []
+    atoms = triples + pairs
+    directions = 2 * (g < h) + (h < d)
+    return [feature_hash(t, v, x, n_features) for t, v in atoms for x in (NO_DIST, directions)]
+
+
+def tree_features(attrs, heads, n_features, order=1, grandparents=False):
     """All feature ids (with repeats) of a head vector ``heads`` (``heads[0]`` unused)."""
     ids = [f for d in range(1, len(heads)) for f in arc_features(attrs, heads[d], d, n_features)]
     if order == 2:
         for h, s, d in siblings(heads):
             ids += sibling_features(attrs, h, s, d, n_features)
+    if grandparents:
+        for g, h, d in grandparents_of(heads):
+            ids += grandparent_features(attrs, g, h, d, n_features)
     return ids
 
 
@@ -435,22 +460,38 @@ def tree_potentials(attrs, coef, n_features, order=1):
     return arc, sib
 
 
-def tree_perceptron(sentences, gold, order_visit, n_features, decode, order=1):
+def grandparent_potentials(attrs, coef, n_features):
+    """Grandparent score array ``grand[g, h, d]`` of a sentence under ``coef`` (every
+    ``g`` but ``h``; the rest zeros)."""
+    n = len(attrs)
+    grand = np.zeros((n + 1, n + 1, n + 1))
+    for g, h, d in itertools.product(range(n + 1), range(1, n + 1), range(1, n + 1)):
+        if g != h and h != d:
+            grand[g, h, d] = coef[grandparent_features(attrs, g, h, d, n_features)].sum()
+    return grand
+
+
+def tree_perceptron(sentences, gold, order_visit, n_features, decode, order=1, grandparents=False):
     """Averaged tree perceptron, one epoch; returns (coef, coef_sum).
 
-    ``decode(arc, sib)`` returns the predicted heads: pass the kernel decoder (checked
-    against brute force on its own) so that ties, frequent with integer weights, break
-    the same way; everything else (features, update, averaging) is this twin's own.
+    ``decode(arc, sib)`` (with ``grandparents``: ``decode(arc, sib, grand)``) returns the
+    predicted heads: pass the kernel decoder (checked against brute force on its own)
+    so that ties, frequent with integer weights, break the same way; everything else
+    (features, update, averaging) is this twin's own.
     """
     coef, coef_sum, t = np.zeros(n_features), np.zeros(n_features), 0
     for i in order_visit:
         attrs, heads = sentences[i], [-1, *gold[i]]
         arc, sib = tree_potentials(attrs, coef, n_features, order)
-        pred = [int(h) for h in decode(arc, sib)]
+        if grandparents:
+            pred = decode(arc, sib, grandparent_potentials(attrs, coef, n_features))
+        else:
+            pred = decode(arc, sib)
+        pred = [int(h) for h in pred]
         if pred[1:] != heads[1:]:
             for ids, sign in (
-                (tree_features(attrs, heads, n_features, order), 1.0),
-                (tree_features(attrs, pred, n_features, order), -1.0),
+                (tree_features(attrs, heads, n_features, order, grandparents), 1.0),
+                (tree_features(attrs, pred, n_features, order, grandparents), -1.0),
             ):
                 np.add.at(coef, ids, sign)
                 np.add.at(coef_sum, ids, sign * t)

@@ -366,6 +366,8 @@ TREE_DECODERS = [
     (Eisner(order=1, single_root=False), True, False),
     (Eisner(order=1, single_root=True), True, True),
     (Eisner(order=2, single_root=False), True, False),
+    (Eisner(order=2, single_root=False, grandparents=True), True, False),
+    (Eisner(order=2, grandparents=True), True, True),
     (ChuLiuEdmonds(single_root=False), False, False),
     (ChuLiuEdmonds(single_root=True), False, True),
 ]
@@ -380,11 +382,14 @@ def test_tree_loss_augmented_argmax_is_the_brute_force_one(
     rng = np.random.default_rng(seed)
     n = int(rng.integers(1, 5))
     order = decoder.get_params().get("order", 1)
-    structure = ArcFactoredTree(64, order=order, single_root=single_root, n_labels=n_labels)
+    grandparents = decoder.get_params().get("grandparents", False)
+    structure = ArcFactoredTree(64, order=order, single_root=single_root, n_labels=n_labels,
+                                grandparents=grandparents)  # fmt: skip
     arc = rng.normal(size=(n + 1, n + 1))
     sib = rng.normal(size=(n + 1, n + 1, n + 1)) if order == 2 else np.empty((1, 1, 1))
     lab = rng.normal(size=(n + 1, n + 1, n_labels)) if n_labels else np.zeros((1, 1, 1))
-    scores = TreeScores(arc, sib, lab, n)
+    grand = rng.normal(size=(n + 1,) * 3) if grandparents else None
+    scores = TreeScores(arc, sib, lab, n, grand)
     trees = [t[1:] for t in naive.all_trees(n, projective, single_root)]
     labellings = list(itertools.product(range(max(n_labels, 1)), repeat=n))
     outputs = [structure.encode(t, lab_) for t in trees for lab_ in labellings]
@@ -403,14 +408,15 @@ def test_tree_loss_augmented_argmax_is_the_brute_force_one(
 # -- sparse feature differences of trees --------------------------------------------------
 
 
-@pytest.mark.parametrize("order", [1, 2])
+@pytest.mark.parametrize(("order", "grandparents"), [(1, False), (2, False), (2, True)])
 @pytest.mark.parametrize("n_labels", [0, 3])
 @pytest.mark.parametrize("seed", range(5))
-def test_tree_delta_equals_the_dense_difference(order, n_labels, seed):
+def test_tree_delta_equals_the_dense_difference(order, grandparents, n_labels, seed):
     rng = np.random.default_rng(seed)
     sentences = [_sentence(seed * 3 + k, int(rng.integers(1, 7)), vocab=4) for k in range(3)]
     encoded = _encode_trees(sentences)
-    structure = ArcFactoredTree(257, order=order, single_root=False, n_labels=n_labels)
+    structure = ArcFactoredTree(257, order=order, single_root=False, n_labels=n_labels,
+                                grandparents=grandparents)  # fmt: skip
     for i, attrs in enumerate(sentences):
         n = len(attrs)
         heads = [rng.integers(0, n + 1, size=n) for _ in range(2)]  # any head vectors

@@ -66,7 +66,11 @@ def test_every_decoder_decodes_as_its_batch_predict(name):
 
 
 @pytest.mark.data
-@pytest.mark.parametrize("decoder", [Eisner(), Eisner(order=2), ChuLiuEdmonds()], ids=repr)
+@pytest.mark.parametrize(
+    "decoder",
+    [Eisner(), Eisner(order=2), Eisner(order=2, grandparents=True), ChuLiuEdmonds()],
+    ids=repr,
+)
 def test_fused_tree_epoch_equals_the_generic_loop(ptb, decoder):
     X, y = ptb
     fused = StructuredPerceptron(decoder, max_iter=2, random_state=0).fit(X, y)

@@ -102,7 +102,9 @@ def test_fused_swvp_minibatches_equal_the_python_loop(chains, substructures, gam
 
 
 @pytest.mark.data
-@pytest.mark.parametrize("decoder", [Eisner(), ChuLiuEdmonds()], ids=repr)
+@pytest.mark.parametrize(
+    "decoder", [Eisner(), Eisner(order=2, grandparents=True), ChuLiuEdmonds()], ids=repr
+)
 def test_fused_tree_minibatches_equal_the_generic_loop(ptb, decoder):
     X, y = ptb
     params = dict(max_iter=2, random_state=0, batch_size=8)

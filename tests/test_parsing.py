@@ -15,6 +15,7 @@ from skstruct import (
     Eisner,
     ParameterMixing,
     StructuredPerceptron,
+    StructuredSVM,
     TokenFeatures,
     Viterbi,
 )
@@ -59,6 +60,33 @@ def test_non_projective_and_second_order_parsers_run(ptb):
         for heads in parser.predict(X_test[:50]):
             assert naive.is_tree([-1, *heads]) and heads.count(0) == 1
         assert _uas(parser, X_test, y_test) > 0.6
+
+
+@pytest.mark.data
+def test_grandparent_parser_learns_and_predicts_as_its_search(ptb):
+    # the structured SVM trains through the generic path (the structure's scores, the
+    # decoder's search); predict runs the kernels' decoding loop: the same trees
+    X, y, X_test, y_test = ptb
+    decoder = Eisner(order=2, grandparents=True)
+    parser = StructuredSVM(decoder, C=0.1, max_iter=3, tol=None, random_state=0)
+    parser.fit(X[:200], y[:200])
+    predicted = parser.predict(X_test[:60])
+    encoded = parser.encode(X_test[:60])
+    for i, heads in enumerate(predicted):
+        assert naive.is_tree([-1, *heads]) and is_projective(heads) and heads.count(0) == 1
+        scores = parser.structure_.scores(encoded, i, parser.coef_)
+        np.testing.assert_array_equal(parser.decoder_.decode(parser.structure_, scores), heads)
+    assert _uas(parser, X_test, y_test) > 0.7
+    assert parser.structure_.grandparents  # the decoder's structure has the parts
+
+
+def test_grandparents_need_second_order_and_have_no_kbest_lists():
+    with pytest.raises(ValueError, match=r"grandparents=True\) needs order=2 \(got order=1\)"):
+        _fit([[2, 0, 2]], Eisner(grandparents=True))
+    parser = _fit([[2, 0, 2]], Eisner(order=2, grandparents=True))
+    assert parser.predict(_X) == [[2, 0, 2]]
+    with pytest.raises(ValueError, match="has no k-best lists"):
+        parser.predict_nbest(_X, k=2)
 
 
 @pytest.mark.data
@@ -139,6 +167,9 @@ def test_sentences_too_long_for_the_tables_are_refused():
     parser = _fit([[2, 0, 2]], Eisner(order=2))
     with pytest.raises(ValueError, match=r"X\[0\] has 301 words; Eisner\(order=2\) parses"):
         parser.predict(long)
+    parser = _fit([[2, 0, 2]], Eisner(order=2, grandparents=True))
+    with pytest.raises(ValueError, match=r"X\[0\] has 201 words; .* at most 200 words"):
+        parser.predict([long[0][:201]])
     # first order still parses it
     heads = _fit([[2, 0, 2]]).predict(long)[0]
     assert len(heads) == 301 and naive.is_tree([-1, *heads])

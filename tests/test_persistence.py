@@ -120,6 +120,11 @@ CASES = [
     ("eg-chain", _eg(features=TokenFeatures()), _chain),
     ("eisner", _perceptron(Eisner(), n_features=_HASHED), _trees),
     ("eisner2", _perceptron(Eisner(order=2), n_features=_HASHED), _trees),
+    (
+        "eisner-grandparents",
+        _perceptron(Eisner(order=2, grandparents=True), n_features=_HASHED),
+        _trees,
+    ),
     ("chu-liu-edmonds", _perceptron(ChuLiuEdmonds(), n_features=_HASHED), _trees),
     (
         "arc-standard",

@@ -227,12 +227,16 @@ def test_chain_delta_is_the_difference_of_the_outputs_scores(order):
         assert w_delta == pytest.approx(expected, abs=1e-9)
 
 
-@pytest.mark.parametrize("labelled", [False, True], ids=["unlabelled", "labelled"])
-def test_tree_delta_is_the_difference_of_the_outputs_scores(labelled):
+@pytest.mark.parametrize(
+    ("labelled", "decoder"),
+    [(False, Eisner()), (True, Eisner()), (False, Eisner(order=2, grandparents=True))],
+    ids=["unlabelled", "labelled", "grandparents"],
+)
+def test_tree_delta_is_the_difference_of_the_outputs_scores(labelled, decoder):
     X, y = _tree_data(8)
     if not labelled:
         y = [[head for head, _ in sentence] for sentence in y]
-    model, structure, coef = _fitted(Eisner(), (X, y))
+    model, structure, coef = _fitted(decoder, (X, y))
     encoded = model.encode(X)
     rng = np.random.default_rng(1)
     for i in range(4):

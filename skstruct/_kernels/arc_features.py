@@ -1,6 +1,6 @@
 """Hashed features of dependency parts: the token attributes' layout, and the ids of an
 arc's (McDonald, Crammer & Pereira 2005, Table 1), a sibling part's (McDonald & Pereira
-2006) and a labelled arc's features.
+2006), a grandparent part's (Koo & Collins 2010) and a labelled arc's features.
 
 Words are rows ``start .. start + n - 1`` of ``attrs`` (int64, one column per token
 attribute: ``FORM, POS, PREFIX`` and, where a fourth column is given, ``COARSE``: a
@@ -37,6 +37,9 @@ N_COUNT_TEMPLATES = 2
 MAX_EXTRA = 3
 N_EXTRA_TEMPLATES = 6
 N_SIBLING_TEMPLATES = 12
+#: Features of a grandparent part: 7 templates (9 with a COARSE column), each alone and
+#: with the directions of the two arcs.
+N_GRANDPARENT_TEMPLATES = 18
 N_LABEL_TEMPLATES = 10
 
 _PRIME = np.uint64(1099511628211)
@@ -274,6 +277,76 @@ def sibling_feature_ids(attrs, start, n, h, s, d, n_features, out):
         out[k + 4] = _hash(35, sp, df, 0, 0, x, n_features)
         out[k + 5] = _hash(36, hp, sp, dp, abs(s - d) if s != h else 0, x, n_features)
         k += 6
+    return k
+
+
+#: Grandparent templates over the grandparent and the dependent only (their scores for
+#: each pair of words and directions are made once, see ``tree_scores``), and over all
+#: three words; one more of each with a COARSE column.
+N_GRANDPARENT_PAIRS = 4
+N_GRANDPARENT_TRIPLES = 3
+
+
+@helper
+def grandparent_directions(g, h, d):
+    """The directions of arcs ``g -> h`` and ``h -> d`` as one number, 0-3."""
+    return (2 if g < h else 0) + (1 if h < d else 0)
+
+
+@njit
+def grandparent_pair_prefixes(attrs, start, n, g, d, out):
+    """Hash states of the grandparent templates over ``g`` and ``d`` alone (Koo &
+    Collins 2010; TurboParser): their POS and words in pairs, and with a COARSE column
+    their coarse POS. Returns how many; a feature is a state finished with NO_DIST or
+    with :func:`grandparent_directions`."""
+    gf, gp = _attr(attrs, start, n, g, FORM), _attr(attrs, start, n, g, POS)
+    df, dp = _attr(attrs, start, n, d, FORM), _attr(attrs, start, n, d, POS)
+    out[0] = _hash_prefix(142, gp, dp, 0, 0)
+    out[1] = _hash_prefix(143, gf, dp, 0, 0)
+    out[2] = _hash_prefix(144, gp, df, 0, 0)
+    out[3] = _hash_prefix(145, gf, df, 0, 0)
+    if not has_coarse(attrs):
+        return N_GRANDPARENT_PAIRS
+    out[4] = _hash_prefix(149, _attr(attrs, start, n, g, COARSE), _attr(attrs, start, n, d, COARSE),
+                          0, 0)  # fmt: skip
+    return N_GRANDPARENT_PAIRS + 1
+
+
+@njit
+def grandparent_triple_prefixes(attrs, start, n, g, h, d, out):
+    """Hash states of the grandparent templates over all three words: the three POS
+    tags, and a word of one end with the other two POS tags; with a COARSE column the
+    three coarse tags. Returns how many, finished as the pair templates are."""
+    gf, gp = _attr(attrs, start, n, g, FORM), _attr(attrs, start, n, g, POS)
+    hp = _attr(attrs, start, n, h, POS)
+    df, dp = _attr(attrs, start, n, d, FORM), _attr(attrs, start, n, d, POS)
+    out[0] = _hash_prefix(141, gp, hp, dp, 0)
+    out[1] = _hash_prefix(146, gf, hp, dp, 0)
+    out[2] = _hash_prefix(147, gp, hp, df, 0)
+    if not has_coarse(attrs):
+        return N_GRANDPARENT_TRIPLES
+    gc, hc = _attr(attrs, start, n, g, COARSE), _attr(attrs, start, n, h, COARSE)
+    out[3] = _hash_prefix(148, gc, hc, _attr(attrs, start, n, d, COARSE), 0)
+    return N_GRANDPARENT_TRIPLES + 1
+
+
+@njit
+def grandparent_feature_ids(attrs, start, n, g, h, d, n_features, out, states):
+    """Write the feature ids of grandparent part ``(g, h, d)`` (arcs ``g -> h -> d``)
+    into ``out``; returns how many (``out`` needs ``N_GRANDPARENT_TEMPLATES`` entries,
+    ``states`` scratch for 5 hash states). The templates over all three words come
+    first, then those of the pair; each alone and with the two arcs' directions."""
+    x = grandparent_directions(g, h, d)
+    k = 0
+    for twice in range(2):
+        if twice == 0:
+            m = grandparent_triple_prefixes(attrs, start, n, g, h, d, states)
+        else:
+            m = grandparent_pair_prefixes(attrs, start, n, g, d, states)
+        for t in range(m):
+            out[k] = _hash_finish(states[t], NO_DIST, n_features)
+            out[k + 1] = _hash_finish(states[t], x, n_features)
+            k += 2
     return k
 
 

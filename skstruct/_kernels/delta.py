@@ -14,10 +14,12 @@ import numpy as np
 
 from ._config import njit
 from .arc_features import (
+    N_GRANDPARENT_TEMPLATES,
     N_LABEL_TEMPLATES,
     N_SIBLING_TEMPLATES,
     arc_feature_ids,
     arc_width,
+    grandparent_feature_ids,
     has_coarse,
     label_feature_ids,
     sibling_feature_ids,
@@ -25,7 +27,7 @@ from .arc_features import (
 from .chain import n_structure_weights
 from .rows import ensure, slot
 from .sorting import stable_argsort
-from .tree_scores import sibling_parts
+from .tree_scores import grandparent_parts, sibling_parts
 from .values import feature_value
 
 
@@ -141,22 +143,26 @@ def add_at_keys(rows, keys, n_dense, n_labels, first, second, first_values, seco
 
 @njit
 def tree_delta(attrs, start, n, gold, gold_labels, pred, pred_labels, n_features, order,
-               n_labels):  # fmt: skip
+               grandparents, n_labels):  # fmt: skip
     """``(keys, values)``: ``phi(x, gold) - phi(x, pred)`` of a sentence of ``n`` words
     (rows ``start ..`` of ``attrs``) as a sparse vector over the hashed features, keys
     ascending and distinct, values nonzero (``tree.add_tree_features``' parts: arcs,
-    labels when ``n_labels > 0``, siblings at order 2).
+    labels when ``n_labels > 0``, siblings at order 2, grandparents with
+    ``grandparents``).
 
     gold, pred : int64 (n + 1,) head vectors (slot 0 unused); gold_labels, pred_labels
     the words' label ids. A word whose head and label agree adds nothing at order 1,
     so the cost grows with the differences there.
     """
     width = arc_width(n, has_coarse(attrs)) + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES + 1
+    width += N_GRANDPARENT_TEMPLATES
     parts = np.empty((n, 3), dtype=np.int64)
-    n_sib = 0
+    n_higher = 0  # sibling and grandparent parts per tree, at most
     if order == 2:
-        n_sib = 2 * n
-    keys = np.empty(2 * (n + n_sib) * width, dtype=np.int64)
+        n_higher = 2 * n
+    if grandparents:
+        n_higher += n
+    keys = np.empty(2 * (n + n_higher) * width, dtype=np.int64)
     values = np.empty(keys.shape[0])
     buffer = np.empty(width, dtype=np.int64)
     states = np.empty(N_LABEL_TEMPLATES, dtype=np.uint64)
@@ -179,6 +185,13 @@ def tree_delta(attrs, start, n, gold, gold_labels, pred, pred_labels, n_features
             for p in range(sibling_parts(heads, n, parts)):
                 k = sibling_feature_ids(attrs, start, n, parts[p, 0], parts[p, 1], parts[p, 2],
                                         n_features, buffer)  # fmt: skip
+                for j in range(k):
+                    keys[m], values[m] = buffer[j], sign
+                    m += 1
+        if grandparents:
+            for p in range(grandparent_parts(heads, n, parts)):
+                k = grandparent_feature_ids(attrs, start, n, parts[p, 0], parts[p, 1],
+                                            parts[p, 2], n_features, buffer, states)  # fmt: skip
                 for j in range(k):
                     keys[m], values[m] = buffer[j], sign
                     m += 1

@@ -7,10 +7,12 @@ import numpy as np
 from ._config import helper, njit
 from .arc_features import (
     arc_feature_ids,
+    grandparent_feature_ids,
     label_feature_ids,
     sibling_feature_ids,
 )
 from .tree_scores import (
+    grandparent_parts,
     sibling_parts,
 )
 from .tree_search import (
@@ -22,12 +24,11 @@ from .tree_search import (
 
 
 @njit
-def add_tree_features(
-    attrs, start, n, heads, labels, coef, n_features, siblings, n_labels, scale, buffer, states
-):
+def add_tree_features(attrs, start, n, heads, labels, coef, n_features, siblings, grandparents,
+                      n_labels, scale, buffer, states):  # fmt: skip
     """``coef[phi(x, heads, labels)] += scale``: arc features, label features when
-    ``n_labels`` is not None, sibling features when ``siblings`` is not None (see
-    :func:`decode`).
+    ``n_labels`` is not None, sibling features when ``siblings`` is not None,
+    grandparent features when ``grandparents`` is not None (see :func:`decode`).
 
     ``heads`` may be any head vector, a tree or not (a mixed assignment of SWVP).
     """
@@ -48,11 +49,18 @@ def add_tree_features(
             k = sibling_feature_ids(attrs, start, n, h, s, d, n_features, buffer)
             for j in range(k):
                 coef[buffer[j]] += scale
+    if grandparents is not None:
+        parts = np.empty((n, 3), dtype=np.int64)
+        for p in range(grandparent_parts(heads, n, parts)):
+            g, h, d = parts[p, 0], parts[p, 1], parts[p, 2]
+            k = grandparent_feature_ids(attrs, start, n, g, h, d, n_features, buffer, states)
+            for j in range(k):
+                coef[buffer[j]] += scale
 
 
 @helper
 def learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef, coef_sum, n_seen,
-               n_features, siblings, n_labels, buffer, states):  # fmt: skip
+               n_features, siblings, grandparents, n_labels, buffer, states):  # fmt: skip
     """The perceptron update of one parsed sentence, with lazy averaging, when a head or
     (``n_labels`` not None) a label is wrong. Returns (whether it was a mistake, wrong
     heads).
@@ -69,22 +77,23 @@ def learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef, coef
             if t == 0.0:
                 continue
             add_tree_features(attrs, start, n, gold, gold_labels, target, n_features, siblings,
-                              n_labels, t, buffer, states)  # fmt: skip
+                              grandparents, n_labels, t, buffer, states)  # fmt: skip
             add_tree_features(attrs, start, n, pred, pred_labels, target, n_features, siblings,
-                              n_labels, -t, buffer, states)  # fmt: skip
+                              grandparents, n_labels, -t, buffer, states)  # fmt: skip
     return wrong, wrong_heads
 
 
 @njit
 def perceptron_epoch(
     attrs, offsets, heads, labels, visit, coef, coef_sum, n_seen, n_features, siblings,
-    non_projective, single_root, n_labels,
+    grandparents, non_projective, single_root, n_labels,
 ):  # fmt: skip
     """One perceptron epoch over the sentences in ``visit``, with lazy averaging.
 
     ``heads`` and ``labels`` hold every word's gold head and label id (ignored when
     ``n_labels`` is None: unlabelled), sentence by sentence, aligned with the rows of
-    ``attrs``; ``siblings``, ``non_projective`` and ``n_labels`` as in :func:`decode`. A
+    ``attrs``; ``siblings``, ``grandparents``, ``non_projective`` and ``n_labels`` as in
+    :func:`decode`. A
     sentence is a mistake when a head or a label is wrong. Updates ``coef`` and
     ``coef_sum`` in place; returns (mistakes, correct heads before each update,
     examples seen).
@@ -105,12 +114,12 @@ def perceptron_epoch(
         one_based_tree(heads, labels, start, n, n_labels, gold, gold_labels)
         # prediction's loop, on one sentence: a fit compiles what predicting runs
         decode_trees(attrs, offsets, visit[step : step + 1], coef, n_features, siblings,
-                     non_projective, single_root, n_labels, work, heads_out,
+                     grandparents, non_projective, single_root, n_labels, work, heads_out,
                      labels_out)  # fmt: skip
         one_based_tree(heads_out, labels_out, start, n, n_labels, pred, pred_labels)
         wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_labels, coef,
-                                        coef_sum, n_seen, n_features, siblings, n_labels, buffer,
-                                        states)  # fmt: skip
+                                        coef_sum, n_seen, n_features, siblings, grandparents,
+                                        n_labels, buffer, states)  # fmt: skip
         correct += n - wrong_heads
         mistakes += wrong
         n_seen += 1
@@ -120,7 +129,7 @@ def perceptron_epoch(
 @njit
 def apply_tree_decisions(
     attrs, offsets, heads, labels, batch, pred_heads, pred_labels, coef, coef_sum, n_seen,
-    n_features, siblings, n_labels,
+    n_features, siblings, grandparents, n_labels,
 ):  # fmt: skip
     """The updates for the trees :func:`decode_trees` found for ``batch`` (in their
     sentences' places of ``pred_heads``, ``pred_labels``), applied in order with lazy
@@ -141,8 +150,8 @@ def apply_tree_decisions(
         one_based_tree(heads, labels, start, n, n_labels, gold, gold_labels)
         one_based_tree(pred_heads, pred_labels, start, n, n_labels, pred, pred_label)
         wrong, wrong_heads = learn_tree(attrs, start, n, gold, gold_labels, pred, pred_label, coef,
-                                        coef_sum, n_seen, n_features, siblings, n_labels, buffer,
-                                        states)  # fmt: skip
+                                        coef_sum, n_seen, n_features, siblings, grandparents,
+                                        n_labels, buffer, states)  # fmt: skip
         correct += n - wrong_heads
         mistakes += wrong
         n_seen += 1

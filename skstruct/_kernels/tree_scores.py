@@ -1,10 +1,12 @@
-"""Part scores of a dependency tree: the arc, sibling and label scores of a sentence
-under the weights (from the hashed features of :mod:`.arc_features`), the single-root
-penalty, and the score of a given head vector.
+"""Part scores of a dependency tree: the arc, sibling, grandparent and label scores of
+a sentence under the weights (from the hashed features of :mod:`.arc_features`), the
+single-root penalty, and the score of a given head vector.
 
 Score matrices are ``arc[h, d]`` of shape ``(n + 1, n + 1)`` and, for second order,
 ``sib[h, s, d]``: the part "``d`` is the child of ``h`` next after ``s`` on the same
-side" (``s == h``: ``d`` is ``h``'s first child on that side).
+side" (``s == h``: ``d`` is ``h``'s first child on that side), and with grandparents
+``grand[g, h, d]``: the part "``g`` is the head of ``h``, ``h`` the head of ``d``"
+(``h`` a word, not the root).
 """
 
 import numpy as np
@@ -12,8 +14,12 @@ import numpy as np
 from ._config import helper, njit
 from .arc_features import (
     N_LABEL_TEMPLATES,
+    NO_DIST,
     _hash_finish,
     arc_feature_ids,
+    grandparent_directions,
+    grandparent_pair_prefixes,
+    grandparent_triple_prefixes,
     label_prefixes,
     sibling_feature_ids,
 )
@@ -96,6 +102,40 @@ def sibling_scores(attrs, start, n, coef, n_features, out, buffer):
 
 
 @njit
+def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
+    """Fill ``out[g, h, d]`` for the grandparent parts: ``h`` and ``d`` words, ``g``
+    (the root or a word) outside the span of ``h`` and ``d``, as in projective trees;
+    with ``every``, any ``g`` but ``h`` (``g`` between them, or ``d`` itself), so that
+    any head vector can be scored. Other cells are left as they are.
+
+    The templates over the grandparent and the dependent alone are scored once per
+    pair of words and directions, not once per head between them. ``states``: scratch
+    for 5 hash states."""
+    N = n + 1
+    pair = np.zeros((N, N, 4))
+    for g in range(N):
+        for d in range(1, N):
+            for t in range(grandparent_pair_prefixes(attrs, start, n, g, d, states)):
+                alone = coef[_hash_finish(states[t], NO_DIST, n_features)]
+                for x in range(4):
+                    pair[g, d, x] += alone + coef[_hash_finish(states[t], x, n_features)]
+    for h in range(1, N):
+        for d in range(1, N):
+            if d == h:
+                continue
+            lo, hi = min(h, d), max(h, d)
+            for g in range(N):
+                if g == h or (not every and lo <= g <= hi):
+                    continue
+                x = grandparent_directions(g, h, d)
+                total = pair[g, d, x]
+                for t in range(grandparent_triple_prefixes(attrs, start, n, g, h, d, states)):
+                    total += coef[_hash_finish(states[t], NO_DIST, n_features)]
+                    total += coef[_hash_finish(states[t], x, n_features)]
+                out[g, h, d] = total
+
+
+@njit
 def single_root_penalty(arc, n):
     """Subtract from every root arc more than any two trees' scores can differ by.
 
@@ -136,10 +176,25 @@ def sibling_parts(heads, n, out):
     return k
 
 
+@helper
+def grandparent_parts(heads, n, out):
+    """Write the grandparent parts ``(g, h, d)`` of a head vector into ``out``
+    (``(n, 3)``), word by word (``d`` ascending, those whose head is the root left
+    out); returns how many. Any head vector works, tree or not."""
+    k = 0
+    for d in range(1, n + 1):
+        h = heads[d]
+        if h > 0:
+            out[k, 0], out[k, 1], out[k, 2] = heads[h], h, d
+            k += 1
+    return k
+
+
 @njit
-def head_vector_score(arc, sib, lab, heads, labels, n, order, n_labels):
+def head_vector_score(arc, sib, grand, lab, heads, labels, n, order, grandparents, n_labels):
     """Score of any head vector (a tree or a mixed assignment) and its labels under
-    arc, sibling (order 2) and label (``n_labels > 0``) scores."""
+    arc, sibling (order 2), grandparent (``grandparents``) and label (``n_labels > 0``)
+    scores."""
     total = 0.0
     for d in range(1, n + 1):
         total += arc[heads[d], d]
@@ -149,4 +204,8 @@ def head_vector_score(arc, sib, lab, heads, labels, n, order, n_labels):
         parts = np.empty((n, 3), dtype=np.int64)
         for j in range(sibling_parts(heads, n, parts)):
             total += sib[parts[j, 0], parts[j, 1], parts[j, 2]]
+    if grandparents:
+        parts = np.empty((n, 3), dtype=np.int64)
+        for j in range(grandparent_parts(heads, n, parts)):
+            total += grand[parts[j, 0], parts[j, 1], parts[j, 2]]
     return total

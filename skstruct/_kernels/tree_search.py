@@ -8,7 +8,7 @@ A sentence of ``n`` words is positions ``1..n``; position 0 is the artificial ro
 
 import numpy as np
 
-from ._config import TRUE, helper, njit
+from ._config import FALSE, TRUE, helper, njit
 from .arc_features import (
     N_LABEL_TEMPLATES,
     N_SIBLING_TEMPLATES,
@@ -17,6 +17,7 @@ from .arc_features import (
 from .tree_scores import (
     add_label_scores,
     arc_scores,
+    grandparent_scores,
     sibling_scores,
     single_root_penalty,
 )
@@ -221,6 +222,182 @@ def eisner2(arc, sib, n):
     return heads
 
 
+# -- second order with grandparents (Koo & Collins 2010) ----------------------------------------
+#
+# Items carry the head's own head ``g`` (Koo & Collins' g-spans), so that an arc's
+# grandparent part is scored where the arc is made: ``complete[g, h, e]`` is a complete
+# span from ``h`` to ``e`` (either side), ``incomplete[g, h, m]`` the span of arc
+# ``h -> m`` with the children of ``h`` between them, ``g`` the head of ``h``, outside
+# the span; ``sibling[h, s, t]`` (``s < t``) joins adjacent children ``s``, ``t`` of ``h``.
+# The root, which has no head, is item ``g = h = 0``. Back-pointers are not kept: the
+# backtracking reruns the same maximisations (the first best split, as the fill took
+# it) on the items of the best tree only, which saves three (n + 1)^3 tables.
+
+
+@helper
+def _outside(j, s, k):
+    """The ``j``-th position outside span ``[s, s + k]`` (``s == 0``: 0, the root's item)."""
+    if s == 0 or j < s:
+        return j
+    return j + k + 1
+
+
+# The maximisations below read, for a fixed head and end, a column of a table that does
+# not depend on the head's head: it is gathered once into a contiguous vector (``line``)
+# and read by every grandparent, and the backtracking gathers it again, so that both
+# add the same numbers in the same order and take the same split.
+
+
+@helper
+def _complete_line(complete, h, e, line):
+    """``line[m] = complete[h, m, e]``: the dependent's far half, for each last child."""
+    step = 1 if e > h else -1
+    for m in range(h + step, e + step, step):
+        line[m] = complete[h, m, e]
+
+
+@helper
+def _best_complete(incomplete, line, g, h, e):
+    """The best ``incomplete[g, h, m] + complete[h, m, e]`` over the last child ``m``
+    of ``h`` on the side of ``e`` (``line`` from :func:`_complete_line`): (score, m)."""
+    best, arg = -np.inf, h
+    step = 1 if e > h else -1
+    for m in range(h + step, e + step, step):
+        v = incomplete[g, h, m] + line[m]
+        if v > best:
+            best, arg = v, m
+    return best, arg
+
+
+@helper
+def _sibling_line(sibling, sib, h, m, line):
+    """``line[r]``: the sibling span of ``r`` and ``m`` (children of ``h``, ``r``
+    between them) plus the sibling part's score."""
+    if m > h:
+        for r in range(h + 1, m):
+            line[r] = sibling[h, r, m] + sib[h, r, m]
+    else:
+        for r in range(m + 1, h):
+            line[r] = sibling[h, m, r] + sib[h, r, m]
+
+
+@helper
+def _best_incomplete(incomplete, line, first, g, h, m, only_child):
+    """The best inside of arc ``h -> m`` (the arc's own scores left out): ``m`` the
+    first child of ``h`` on its side (score ``first``, split -1), or the next after a
+    sibling ``r`` (``line`` from :func:`_sibling_line`; ``only_child``: the first
+    only). Returns (score, split)."""
+    best, arg = first, -1
+    if not only_child:
+        lo, hi = (h + 1, m) if m > h else (m + 1, h)
+        for r in range(lo, hi):
+            v = incomplete[g, h, r] + line[r]
+            if v > best:
+                best, arg = v, r
+    return best, arg
+
+
+@helper
+def _first_child(complete, sib, h, m):
+    """The inside of arc ``h -> m`` when ``m`` is ``h``'s first child on its side."""
+    return complete[h, m, h + 1 if m > h else h - 1] + sib[h, h, m]
+
+
+@helper
+def _best_sibling(complete, h, s, t):
+    """The best ``complete[h, s, r] + complete[h, t, r + 1]`` over ``r``: (score, r)."""
+    best, arg = -np.inf, s
+    for r in range(s, t):
+        v = complete[h, s, r] + complete[h, t, r + 1]
+        if v > best:
+            best, arg = v, r
+    return best, arg
+
+
+@njit
+def eisner_grand(arc, sib, grand, n, single_root):
+    """Best projective tree under arc, adjacent-sibling and grandparent scores (Koo &
+    Collins 2010, Model 1 without its grand-sibling parts), O(n^4) time, O(n^3) memory.
+
+    A tree scores ``sum arc[h, d] + sum sib[h, s, d] + sum grand[g, h, d]`` over its
+    arcs, ``s`` as in :func:`eisner2` and ``g`` the head of ``h`` (words ``d`` whose head
+    is the root have no grandparent part). ``single_root``: the root takes exactly one
+    child (in the search, not by a penalty). Returns heads as :func:`eisner` does; ties
+    go to the first split point in increasing order (the last child: the nearest).
+    """
+    N = n + 1
+    complete = np.full((N, N, N), -np.inf)
+    incomplete = np.full((N, N, N), -np.inf)
+    sibling = np.full((N, N, N), -np.inf)
+    line = np.empty(N)
+    for e in range(N):
+        complete[:, e, e] = 0.0
+    for k in range(1, N):
+        for s in range(N - k):
+            t = s + k
+            # the heads of s or t outside [s, t], in turn (of the root: its own item, 0)
+            n_out = 1 if s == 0 else N - k - 1
+            if s > 0:
+                for j in range(n_out):
+                    h = _outside(j, s, k)
+                    sibling[h, s, t] = _best_sibling(complete, h, s, t)[0]
+            only = s == 0 and single_root
+            _sibling_line(sibling, sib, s, t, line)
+            first = _first_child(complete, sib, s, t)
+            for j in range(n_out):
+                g = _outside(j, s, k)
+                v = _best_incomplete(incomplete, line, first, g, s, t, only)[0]
+                incomplete[g, s, t] = v + arc[s, t] + (grand[g, s, t] if s > 0 else 0.0)
+            if s > 0:
+                _sibling_line(sibling, sib, t, s, line)
+                first = _first_child(complete, sib, t, s)
+                for j in range(n_out):
+                    g = _outside(j, s, k)
+                    v = _best_incomplete(incomplete, line, first, g, t, s, False)[0]
+                    incomplete[g, t, s] = v + arc[t, s] + grand[g, t, s]
+            _complete_line(complete, s, t, line)
+            for j in range(n_out):
+                g = _outside(j, s, k)
+                complete[g, s, t] = _best_complete(incomplete, line, g, s, t)[0]
+            if s > 0:
+                _complete_line(complete, t, s, line)
+                for j in range(n_out):
+                    g = _outside(j, s, k)
+                    complete[g, t, s] = _best_complete(incomplete, line, g, t, s)[0]
+    heads = np.full(N, -1, dtype=np.int64)
+    stack = np.zeros((4 * N + 4, 4), dtype=np.int64)  # items (g, h, e, kind)
+    _push(stack, 0, 0, 0, n, _COMPLETE)
+    top = 1
+    while top > 0:
+        top -= 1
+        g, h, e, kind = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
+        if kind == _COMPLETE:
+            if h != e:
+                _complete_line(complete, h, e, line)
+                m = _best_complete(incomplete, line, g, h, e)[1]
+                _push(stack, top, g, h, m, _INCOMPLETE)
+                _push(stack, top + 1, h, m, e, _COMPLETE)
+                top += 2
+        elif kind == _INCOMPLETE:
+            heads[e] = h
+            _sibling_line(sibling, sib, h, e, line)
+            first = _first_child(complete, sib, h, e)
+            r = _best_incomplete(incomplete, line, first, g, h, e, h == 0 and single_root)[1]
+            if r == -1:
+                _push(stack, top, h, e, h + 1 if e > h else h - 1, _COMPLETE)
+                top += 1
+            else:
+                _push(stack, top, g, h, r, _INCOMPLETE)
+                _push(stack, top + 1, h, min(r, e), max(r, e), _SIBLING)
+                top += 2
+        else:
+            r = _best_sibling(complete, g, h, e)[1]
+            _push(stack, top, g, h, r, _COMPLETE)
+            _push(stack, top + 1, g, e, r + 1, _COMPLETE)
+            top += 2
+    return heads
+
+
 # -- Chu-Liu-Edmonds ---------------------------------------------------------------------------
 
 
@@ -365,14 +542,15 @@ def scratch(longest, siblings):
 
 
 @njit
-def decode(attrs, start, n, coef, n_features, siblings, non_projective, single_root, n_labels,
-           work):  # fmt: skip
+def decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projective,
+           single_root, n_labels, work):  # fmt: skip
     """Best tree of one sentence under ``coef``: its heads, and with relation labels the
     labels in ``work[5]`` (``work`` from :func:`scratch`).
 
     What to search is given by types, so that numba compiles only that decoder (see
     "What a first run compiles" in the architecture notes): ``siblings`` None (first
-    order) or True (second order, Eisner with siblings); ``non_projective`` None
+    order) or True (second order, Eisner with siblings); ``grandparents`` None or True
+    (with siblings: Eisner with siblings and grandparents); ``non_projective`` None
     (Eisner) or True (Chu-Liu-Edmonds); ``n_labels`` None (unlabelled) or the number of
     relation labels.
     """
@@ -381,9 +559,16 @@ def decode(attrs, start, n, coef, n_features, siblings, non_projective, single_r
     arc_scores(attrs, start, n, coef, n_features, arc_view, buffer)
     if n_labels is not None:
         add_label_scores(attrs, start, n, coef, n_features, n_labels, arc_view, best_label, states)
-    if single_root:
+    if single_root and grandparents is None:  # the grandparent search keeps it itself
         single_root_penalty(arc_view, n)
-    if siblings is not None:
+    if grandparents is not None:
+        sib_view = sib[: n + 1, : n + 1, : n + 1]
+        sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
+        # made per sentence, as the search's own tables are
+        grand = np.empty((n + 1, n + 1, n + 1))
+        grandparent_scores(attrs, start, n, coef, n_features, grand, states, FALSE)
+        heads = eisner_grand(arc_view, sib_view, grand, n, single_root)
+    elif siblings is not None:
         sib_view = sib[: n + 1, : n + 1, : n + 1]
         sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
         heads = eisner2(arc_view, sib_view, n)
@@ -418,8 +603,9 @@ def one_based_tree(heads, labels, start, n, n_labels, out_heads, out_labels):
 
 
 @njit
-def decode_trees(attrs, offsets, sentences, coef, n_features, siblings, non_projective,
-                 single_root, n_labels, work, heads_out, labels_out):  # fmt: skip
+def decode_trees(attrs, offsets, sentences, coef, n_features, siblings, grandparents,
+                 non_projective, single_root, n_labels, work, heads_out,
+                 labels_out):  # fmt: skip
     """Best trees of the sentences ``sentences`` under ``coef``: the heads and label ids
     (zeros when unlabelled) of sentence ``i``'s words go to ``heads_out`` and
     ``labels_out`` at ``offsets[i]:offsets[i + 1]`` (``work``: :func:`scratch` for the
@@ -429,8 +615,8 @@ def decode_trees(attrs, offsets, sentences, coef, n_features, siblings, non_proj
     for s in range(sentences.shape[0]):
         start = offsets[sentences[s]]
         n = offsets[sentences[s] + 1] - start
-        pred = decode(attrs, start, n, coef, n_features, siblings, non_projective, single_root,
-                      n_labels, work)  # fmt: skip
+        pred = decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projective,
+                      single_root, n_labels, work)  # fmt: skip
         for d in range(1, n + 1):
             heads_out[start + d - 1] = pred[d]
             labels_out[start + d - 1] = work[5][d]

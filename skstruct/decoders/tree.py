@@ -22,14 +22,23 @@ class _TreeDecoder(Decoder):
         """The :class:`~skstruct.structures.ArcFactoredTree` this decoder searches
         (``n_labels`` relation labels, 0 for unlabelled parsing)."""
         self._validate_params()
+        if self._grandparents and self._order != 2:
+            raise ValueError(
+                f"Eisner(grandparents=True) needs order=2 (got order={self._order}): the "
+                "grandparent search scores siblings too."
+            )
         return ArcFactoredTree(
             n_features, order=self._order, single_root=self.single_root, n_labels=n_labels or 0,
-            projective=self.projective,
+            projective=self.projective, grandparents=self._grandparents,
         )  # fmt: skip
 
     @property
     def _order(self):
         return getattr(self, "order", 1)
+
+    @property
+    def _grandparents(self):
+        return getattr(self, "grandparents", False)
 
     @property
     def capabilities(self):
@@ -48,7 +57,8 @@ class _TreeDecoder(Decoder):
     def decode(self, structure, scores):
         """The best tree's output ids (int32 (n,)) under the part ``scores``."""
         arc, labels = structure.arc_matrix(scores)
-        return structure.labelled(self.best_heads(arc, scores.sib, scores.n), labels)
+        heads = self.best_heads(arc, scores.sib, scores.n, scores.grand)
+        return structure.labelled(heads, labels)
 
     def search(self, structure, scores, gold, restarts=False):
         """The best tree, with its score and the gold tree's: an exact search has no
@@ -64,8 +74,8 @@ class _TreeDecoder(Decoder):
         # the arguments' types are those of the perceptron's epoch, which decodes through
         # the same kernel: after a fit, predicting compiles nothing
         args = (encoded.attrs, offsets, coef, structure.n_features, structure.siblings,
-                None if self.projective else True, structure.single_root,
-                structure.label_count)  # fmt: skip
+                structure.grandparent_parts, None if self.projective else True,
+                structure.single_root, structure.label_count)  # fmt: skip
 
         def decode(sentences):
             work = _tree.scratch(longest_sentence(offsets), structure.siblings)
@@ -77,7 +87,10 @@ class _TreeDecoder(Decoder):
     @property
     def max_words(self):
         """Longest sentence parsed: the dynamic-programming tables grow as n^2 (first
-        order: 64 MB at 1,000 words) or n^3 (second order: 216 MB at 300 words)."""
+        order: 64 MB at 1,000 words) or n^3 (second order: 216 MB at 300 words; with
+        grandparents, five tables: 325 MB at 200 words)."""
+        if self._grandparents:
+            return 200
         return 300 if self._order == 2 else 1000
 
     def check_lengths(self, encoded, name="X"):
@@ -113,18 +126,26 @@ class Eisner(_TreeDecoder):
         ``True`` lifts each non-projective arc to the head's head, shortest first,
         until the tree is projective (Nivre & Nilsson 2005, without encoding the lifts
         in labels). Scoring always uses the gold trees as given.
+    grandparents : bool, default=False
+        With ``order=2``: grandparent parts too, the head of an arc's head with the
+        arc's two words (Koo & Collins 2010's Model 1 without grand-siblings), by a
+        search over spans that carry their head's head, O(n^4) time and O(n^3) memory
+        (sentences of up to 200 words).
 
     Notes
     -----
     Ties go to the first split point in increasing order. The single-root constraint
     subtracts from every root arc more than two trees' scores can differ by, which
-    keeps the best single-rooted tree on top.
+    keeps the best single-rooted tree on top; with grandparents the search itself
+    gives the root one child. The grandparent search keeps no back-pointers: it
+    reruns the maximisations of the best tree's items, as many as its words.
 
     References
     ----------
     J. Eisner (1996). Three new probabilistic models for dependency parsing. COLING.
     R. McDonald and F. Pereira (2006). Online learning of approximate dependency
     parsing algorithms. EACL.
+    T. Koo and M. Collins (2010). Efficient third-order dependency parsers. ACL.
 
     Examples
     --------
@@ -139,16 +160,21 @@ class Eisner(_TreeDecoder):
         "order": [Interval(Integral, 1, 2, closed="both")],
         "single_root": ["boolean"],
         "projectivize": ["boolean"],
+        "grandparents": ["boolean"],
     }
 
-    def __init__(self, order=1, single_root=True, projectivize=False):
+    def __init__(self, order=1, single_root=True, projectivize=False, grandparents=False):
         self.order = order
         self.single_root = single_root
         self.projectivize = projectivize
+        self.grandparents = grandparents
 
-    def best_heads(self, arc, sib, n):
+    def best_heads(self, arc, sib, n, grand=None):
         """The best projective head vector (slot 0 the root's) under arc scores ``arc``
-        (and sibling scores ``sib`` at second order)."""
+        (and sibling scores ``sib`` at second order, grandparent scores ``grand`` with
+        grandparents)."""
+        if self.grandparents:
+            return _tree.eisner_grand(arc, sib, grand, n, self.single_root)
         return _tree.eisner2(arc, sib, n) if self.order == 2 else _tree.eisner(arc, n)
 
     def nbest(self, structure, scores, k):
@@ -157,6 +183,11 @@ class Eisner(_TreeDecoder):
         trees (Huang & Chiang's k-best lists over Eisner's chart, first or second
         order). A labelled parser gives each tree's arcs their best labels, so the
         list holds ``k`` different head vectors."""
+        if self.grandparents:
+            raise ValueError(
+                "Eisner(grandparents=True) has no k-best lists; rerank the lists of "
+                "Eisner(order=2) instead."
+            )
         arc, labels = structure.arc_matrix(scores)
         # with a single root the penalised scores put every single-rooted tree first
         if self.order == 2:
@@ -204,6 +235,6 @@ class ChuLiuEdmonds(_TreeDecoder):
     def __init__(self, single_root=True):
         self.single_root = single_root
 
-    def best_heads(self, arc, sib, n):
+    def best_heads(self, arc, sib, n, grand=None):
         """The best head vector (slot 0 the root's) under arc scores ``arc``."""
         return _tree.chu_liu_edmonds(arc)

@@ -145,7 +145,8 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
 def _tree_perceptron_epoch(structure, decoder, rule, encoded, outputs, order, state, minibatch):
     """Collins' perceptron on trees: Eisner or Chu-Liu-Edmonds and full updates."""
     heads, labels = structure.split_outputs(outputs)
-    options = (structure.siblings, None if decoder.projective else True, structure.single_root,
+    options = (structure.siblings, structure.grandparent_parts,
+               None if decoder.projective else True, structure.single_root,
                structure.label_count)  # fmt: skip
     if minibatch.size > 1:
         return _tree_minibatch_epoch(structure, options, encoded, heads, labels, order, state,
@@ -180,7 +181,8 @@ def _tree_minibatch_epoch(structure, options, encoded, heads, labels, order, sta
         on_threads(decide, parts)
         wrong, right, state.n_seen = _tree.apply_tree_decisions(
             encoded.attrs, offsets, heads, labels, batch, pred_heads, pred_labels, state.coef,
-            state.coef_sum, state.n_seen, structure.n_features, options[0], options[3],
+            state.coef_sum, state.n_seen, structure.n_features, options[0], options[1],
+            options[4],
         )  # fmt: skip
         mistakes, correct = mistakes + wrong, correct + right
     return _standard_stats(mistakes, correct)

@@ -14,8 +14,9 @@ from ._fixed import FixedLayout
 
 
 class ArcFactoredTree(FixedLayout, Structure):
-    """Dependency trees scored by hashed arc features, plus sibling features at order 2
-    and arc-label features for labelled parsing.
+    """Dependency trees scored by hashed arc features, plus sibling features at order 2,
+    grandparent features with ``grandparents`` and arc-label features for labelled
+    parsing.
 
     The weights are one flat vector of ``n_features`` hashed feature weights (see
     :mod:`skstruct._kernels.tree`). A word's output is one integer: its head (0 the
@@ -35,23 +36,36 @@ class ArcFactoredTree(FixedLayout, Structure):
     projective : bool, default=True
         The outputs are the projective trees (Eisner's), or all trees (Chu-Liu-Edmonds'):
         what :meth:`marginals` sums over.
+    grandparents : bool, default=False
+        Order 2 only: grandparent parts ``(g, h, d)`` beside the siblings (Koo & Collins
+        2010), each scored by hashed features of the three words.
     """
 
     #: Saved models of earlier versions had no ``projective``: their decoders are Eisner.
     projective = True
+    #: Nor ``grandparents``: they had none.
+    grandparents = False
 
-    def __init__(self, n_features, order=1, single_root=True, n_labels=0, projective=True):
+    def __init__(self, n_features, order=1, single_root=True, n_labels=0, projective=True,
+                 grandparents=False):  # fmt: skip
         self.n_features = n_features
         self.order = order
         self.single_root = single_root
         self.n_labels = n_labels
         self.projective = projective
+        self.grandparents = grandparents
 
     @property
     def siblings(self):
         """What the decoding kernels take for second-order parts: True at order 2,
         None at order 1 (numba then compiles no sibling code)."""
         return True if self.order == 2 else None
+
+    @property
+    def grandparent_parts(self):
+        """What the decoding kernels take for grandparent parts: True with them, None
+        without (numba then compiles no grandparent code)."""
+        return True if self.grandparents else None
 
     @property
     def label_count(self):
@@ -84,13 +98,18 @@ class ArcFactoredTree(FixedLayout, Structure):
         _tree.arc_scores(attrs, start, n, coef, self.n_features, arc, buffer)
         if self.order == 2:
             _tree.sibling_scores(attrs, start, n, coef, self.n_features, sib, buffer)
+        grand = np.zeros((1, 1, 1))
+        if self.grandparents:
+            grand = np.empty((n + 1, n + 1, n + 1))
+            # every part, not only the projective trees': score() takes any head vector
+            _tree.grandparent_scores(attrs, start, n, coef, self.n_features, grand, states, True)
         lab = np.zeros((1, 1, 1))
         if self.n_labels:
             lab = np.zeros((n + 1, n + 1, self.n_labels))
             _tree.label_score_tensor(
                 attrs, start, n, coef, self.n_features, self.n_labels, lab, states
             )
-        return TreeScores(arc, sib, lab, n)
+        return TreeScores(arc, sib, lab, n, grand)
 
     def arc_matrix(self, scores):
         """What a first-order tree search maximises: ``(arc, labels)``, the arc scores
@@ -114,17 +133,19 @@ class ArcFactoredTree(FixedLayout, Structure):
     def margin(self, scores, gold, mixed, a=None, b=None):
         """``w . phi(gold) - w . phi(mixed)`` for output vectors ``gold`` and ``mixed``.
 
-        ``mixed`` need not be a tree: every word's arc and label, and the sibling parts
-        read off the head vector, are scored as they are.
+        ``mixed`` need not be a tree: every word's arc and label, and the sibling and
+        grandparent parts read off the head vector, are scored as they are.
         """
         return self.score(scores, gold) - self.score(scores, mixed)
 
     def score(self, scores, outputs):
         """``w . phi(outputs)`` under the part ``scores`` (any output vector, tree or not)."""
         heads, labels = self._full(outputs)
+        grand = scores.grand if self.grandparents else np.zeros((1, 1, 1))
         return _tree.head_vector_score(
-            scores.arc, scores.sib, scores.lab, heads, labels, scores.n, self.order, self.n_labels
-        )
+            scores.arc, scores.sib, grand, scores.lab, heads, labels, scores.n, self.order,
+            bool(self.grandparents), self.n_labels,
+        )  # fmt: skip
 
     @property
     def has_marginals(self):
@@ -262,7 +283,7 @@ class ArcFactoredTree(FixedLayout, Structure):
         (gold_heads, gold_labels), (heads, labels) = self._full(gold), self._full(pred)
         return _delta.tree_delta(
             encoded.attrs, start, n, gold_heads, gold_labels, heads, labels, self.n_features,
-            self.order, self.n_labels,
+            self.order, bool(self.grandparents), self.n_labels,
         )  # fmt: skip
 
     def add_delta(self, encoded, i, gold, pred, coef, scale):
@@ -270,21 +291,24 @@ class ArcFactoredTree(FixedLayout, Structure):
         start, n = encoded.offsets[i], int(encoded.offsets[i + 1] - encoded.offsets[i])
         attrs = encoded.attrs
         width = _tree.arc_width(n, _tree.has_coarse(attrs)) + _tree.N_SIBLING_TEMPLATES + 1
+        width += _tree.N_GRANDPARENT_TEMPLATES
         buffer = np.empty(width, np.int64)
         states = np.empty(_tree.N_LABEL_TEMPLATES, dtype=np.uint64)
         for outputs, sign in ((gold, 1.0), (pred, -1.0)):
             heads, labels = self._full(outputs)
             _tree.add_tree_features(
                 attrs, start, n, heads, labels, coef, self.n_features, self.siblings,
-                self.label_count, sign * scale, buffer, states,
+                self.grandparent_parts, self.label_count, sign * scale, buffer, states,
             )  # fmt: skip
 
 
 class TreeScores(NamedTuple):
     """Part scores of one sentence: ``arc[h, d]``, ``sib[h, s, d]`` (order 2),
-    ``lab[h, d, label]`` (labelled), ``n`` words."""
+    ``lab[h, d, label]`` (labelled), ``n`` words, ``grand[g, h, d]`` (with grandparents;
+    None or a dummy without)."""
 
     arc: np.ndarray
     sib: np.ndarray
     lab: np.ndarray
     n: int
+    grand: np.ndarray | None = None

@@ -70,6 +70,35 @@ def test_second_order_eisner_is_the_best_projective_tree(seed, n, single_root):
     assert naive.tree_score(heads, arc, sib) == pytest.approx(best)
 
 
+@settings(max_examples=80)
+@given(seeds, st.integers(1, 7), st.booleans(), st.sampled_from([1.0, 5.0]))
+def test_eisner_with_grandparents_is_the_best_projective_tree(seed, n, single_root, scale):
+    # the single root is kept by the search itself, with no penalty on the root arcs;
+    # scale 5: sibling and grandparent parts outweigh the arcs
+    arc, sib = _potentials(seed, n)
+    grand = scale * np.random.default_rng(seed + 1).normal(size=(n + 1,) * 3)
+    sib = scale * sib
+    heads = tree.eisner_grand(arc, sib, grand, n, single_root)
+    assert naive.is_tree(heads) and naive.is_projective(heads)
+    assert sum(h == 0 for h in heads[1:]) == 1 or not single_root
+    trees = _trees(n, True, single_root)[0]
+    best = max(naive.tree_score(t, arc, sib, grand) for t in trees)
+    assert naive.tree_score(heads, arc, sib, grand) == pytest.approx(best)
+
+
+def test_eisner_with_grandparents_reads_the_grandparent_parts():
+    # arcs and siblings say 1 <- 2 <- 3 (a chain from the root at 3); one grandparent
+    # part is worth more than the whole chain: root -> 1 -> 2 ... then wins
+    n = 3
+    arc = np.zeros((n + 1, n + 1))
+    arc[0, 3], arc[3, 2], arc[2, 1] = 1.0, 1.0, 1.0
+    sib, grand = np.zeros((n + 1,) * 3), np.zeros((n + 1,) * 3)
+    assert tree.eisner_grand(arc, sib, grand, n, True).tolist() == [-1, 2, 3, 0]
+    grand[0, 1, 2] = 10.0
+    heads = tree.eisner_grand(arc, sib, grand, n, True)
+    assert heads[1] == 0 and heads[2] == 1
+
+
 @settings(max_examples=60)
 @given(seeds, st.integers(1, 5), st.booleans())
 def test_chu_liu_edmonds_is_the_best_tree(seed, n, single_root):
@@ -114,8 +143,8 @@ def _sentence(seed, n, vocab=7, coarse=False, extra=0):
 
 def _buffer(attrs):
     n = len(attrs)
-    return np.empty(tree.arc_width(n, tree.has_coarse(attrs)) + tree.N_SIBLING_TEMPLATES + 1,
-                    dtype=np.int64)  # fmt: skip
+    width = tree.arc_width(n, tree.has_coarse(attrs)) + tree.N_SIBLING_TEMPLATES + 1
+    return np.empty(width + tree.N_GRANDPARENT_TEMPLATES, dtype=np.int64)
 
 
 @settings(max_examples=40)
@@ -132,6 +161,12 @@ def test_feature_ids_match_the_python_twin(seed, n, n_features, columns):
     for s in [h, *range(min(h, d) + 1, max(h, d))]:
         k = tree.sibling_feature_ids(attrs, 0, n, h, s, d, n_features, buffer)
         assert buffer[:k].tolist() == naive.sibling_features(attrs.tolist(), h, s, d, n_features)
+    if h > 0:
+        for g in (v for v in range(n + 1) if v != h):
+            states = np.empty(5, dtype=np.uint64)
+            k = tree.grandparent_feature_ids(attrs, 0, n, g, h, d, n_features, buffer, states)
+            twin = naive.grandparent_features(attrs.tolist(), g, h, d, n_features)
+            assert buffer[:k].tolist() == twin
 
 
 def test_coarse_templates_add_to_the_fine_ones():
@@ -176,6 +211,18 @@ def test_score_matrices_match_the_python_twin(order, coarse):
         out3 = np.zeros((n + 1, n + 1, n + 1))
         tree.sibling_scores(attrs, 0, n, coef, 997, out3, buffer)
         np.testing.assert_allclose(out3, sib)
+        twin = naive.grandparent_potentials(attrs.tolist(), coef, 997)
+        grand = np.zeros((n + 1, n + 1, n + 1))
+        states = np.empty(5, dtype=np.uint64)
+        tree.grandparent_scores(attrs, 0, n, coef, 997, grand, states, True)
+        np.testing.assert_allclose(grand, twin)
+        # the search's: only the parts of projective trees, the rest left as it was
+        projective = np.full((n + 1,) * 3, np.nan)
+        tree.grandparent_scores(attrs, 0, n, coef, 997, projective, states, False)
+        g, h, d = np.indices(projective.shape)
+        outside = (h > 0) & (d > 0) & (h != d) & ((g < np.minimum(h, d)) | (g > np.maximum(h, d)))
+        np.testing.assert_allclose(projective[outside], twin[outside])
+        assert np.isnan(projective[~outside]).all()
 
 
 def _encoded(sentences):
@@ -185,8 +232,11 @@ def _encoded(sentences):
     return TokenAttributes(attrs, offsets, 101)
 
 
-@pytest.mark.parametrize(("order", "coarse"), [(1, False), (2, False), (1, True)])
-def test_perceptron_epoch_matches_the_python_twin(order, coarse):
+@pytest.mark.parametrize(
+    ("order", "coarse", "grandparents"),
+    [(1, False, False), (2, False, False), (1, True, False), (2, False, True), (2, True, True)],
+)
+def test_perceptron_epoch_matches_the_python_twin(order, coarse, grandparents):
     rng = np.random.default_rng(order)
     sentences = [_sentence(i, int(rng.integers(1, 7)), 4, coarse) for i in range(25)]
     gold = []
@@ -194,21 +244,23 @@ def test_perceptron_epoch_matches_the_python_twin(order, coarse):
         trees, _ = _trees(len(s), True, True)
         gold.append(trees[rng.integers(len(trees))][1:].tolist())
     visit = rng.permutation(len(sentences))
-    structure = ArcFactoredTree(101, order=order, single_root=True)
+    structure = ArcFactoredTree(101, order=order, single_root=True, grandparents=grandparents)
     weights = AveragedWeights(structure)
     heads = np.concatenate(gold).astype(np.int64)
-    decoder, rule = Eisner(order=order), StandardUpdate()
+    decoder, rule = Eisner(order=order, grandparents=grandparents), StandardUpdate()
     epoch = fused_epoch(structure, decoder, rule)
     epoch(structure, decoder, rule, _encoded(sentences), heads, visit, weights, Minibatch(1, 1))
 
-    def decode(arc, sib):
-        arc = arc.copy()
+    def decode(arc, sib, grand=None):
         n = arc.shape[0] - 1
+        if grandparents:  # the single root kept by the search, as the kernel does
+            return tree.eisner_grand(arc, sib, grand, n, True)
+        arc = arc.copy()
         tree.single_root_penalty(arc, n)
         return tree.eisner2(arc, sib, n) if order == 2 else tree.eisner(arc, n)
 
     coef, coef_sum = naive.tree_perceptron(
-        [s.tolist() for s in sentences], gold, visit, 101, decode, order
+        [s.tolist() for s in sentences], gold, visit, 101, decode, order, grandparents
     )
     np.testing.assert_array_equal(weights.coef, coef)
     np.testing.assert_array_equal(weights.coef_sum, coef_sum)
