@@ -10,7 +10,7 @@ can run in one kernel; a block that outgrows its room moves to the end of the po
 import numpy as np
 from numba import prange
 
-from ._config import FALSE, ONE, TRUE, ZERO, helper, njit, njit_parallel
+from ._config import ONE, TRUE, ZERO, helper, njit, njit_parallel
 from .balance import sentence_parts
 from .chain import (
     _decode_into,
@@ -371,7 +371,7 @@ def tree_epoch(
                 if pred_heads[d] != gold_heads[d]:
                     loss += 1.0
             corner_keys, psi = tree_delta(attrs, first, n, gold_heads, no_labels, pred_heads,
-                                          no_labels, n_features, ONE, FALSE, ZERO)  # fmt: skip
+                                          no_labels, n_features, ONE, None, ZERO)  # fmt: skip
             s = start[i]
             keys, block, corner = aligned(pool_keys[s : s + length[i]],
                                           pool_values[s : s + length[i]], corner_keys,

@@ -147,8 +147,9 @@ def tree_delta(attrs, start, n, gold, gold_labels, pred, pred_labels, n_features
     """``(keys, values)``: ``phi(x, gold) - phi(x, pred)`` of a sentence of ``n`` words
     (rows ``start ..`` of ``attrs``) as a sparse vector over the hashed features, keys
     ascending and distinct, values nonzero (``tree.add_tree_features``' parts: arcs,
-    labels when ``n_labels > 0``, siblings at order 2, grandparents with
-    ``grandparents``).
+    labels when ``n_labels > 0``, siblings at order 2, grandparents when
+    ``grandparents`` is not None: a type, as in ``tree.decode``, so that numba compiles
+    no grandparent code without them).
 
     gold, pred : int64 (n + 1,) head vectors (slot 0 unused); gold_labels, pred_labels
     the words' label ids. A word whose head and label agree adds nothing at order 1,
@@ -160,7 +161,7 @@ def tree_delta(attrs, start, n, gold, gold_labels, pred, pred_labels, n_features
     n_higher = 0  # sibling and grandparent parts per tree, at most
     if order == 2:
         n_higher = 2 * n
-    if grandparents:
+    if grandparents is not None:
         n_higher += n
     keys = np.empty(2 * (n + n_higher) * width, dtype=np.int64)
     values = np.empty(keys.shape[0])
@@ -188,7 +189,7 @@ def tree_delta(attrs, start, n, gold, gold_labels, pred, pred_labels, n_features
                 for j in range(k):
                     keys[m], values[m] = buffer[j], sign
                     m += 1
-        if grandparents:
+        if grandparents is not None:
             for p in range(grandparent_parts(heads, n, parts)):
                 k = grandparent_feature_ids(attrs, start, n, parts[p, 0], parts[p, 1],
                                             parts[p, 2], n_features, buffer, states)  # fmt: skip

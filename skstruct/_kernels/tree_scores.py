@@ -193,7 +193,7 @@ def grandparent_parts(heads, n, out):
 @njit
 def head_vector_score(arc, sib, grand, lab, heads, labels, n, order, grandparents, n_labels):
     """Score of any head vector (a tree or a mixed assignment) and its labels under
-    arc, sibling (order 2), grandparent (``grandparents``) and label (``n_labels > 0``)
+    arc, sibling (order 2), grandparent (``grandparents`` not None) and label (``n_labels > 0``)
     scores."""
     total = 0.0
     for d in range(1, n + 1):
@@ -204,7 +204,7 @@ def head_vector_score(arc, sib, grand, lab, heads, labels, n, order, grandparent
         parts = np.empty((n, 3), dtype=np.int64)
         for j in range(sibling_parts(heads, n, parts)):
             total += sib[parts[j, 0], parts[j, 1], parts[j, 2]]
-    if grandparents:
+    if grandparents is not None:
         parts = np.empty((n, 3), dtype=np.int64)
         for j in range(grandparent_parts(heads, n, parts)):
             total += grand[parts[j, 0], parts[j, 1], parts[j, 2]]

@@ -144,7 +144,7 @@ class ArcFactoredTree(FixedLayout, Structure):
         grand = scores.grand if self.grandparents else np.zeros((1, 1, 1))
         return _tree.head_vector_score(
             scores.arc, scores.sib, grand, scores.lab, heads, labels, scores.n, self.order,
-            bool(self.grandparents), self.n_labels,
+            self.grandparent_parts, self.n_labels,
         )  # fmt: skip
 
     @property
@@ -283,7 +283,7 @@ class ArcFactoredTree(FixedLayout, Structure):
         (gold_heads, gold_labels), (heads, labels) = self._full(gold), self._full(pred)
         return _delta.tree_delta(
             encoded.attrs, start, n, gold_heads, gold_labels, heads, labels, self.n_features,
-            self.order, bool(self.grandparents), self.n_labels,
+            self.order, self.grandparent_parts, self.n_labels,
         )  # fmt: skip
 
     def add_delta(self, encoded, i, gold, pred, coef, scale):
