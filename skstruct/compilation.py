@@ -38,8 +38,8 @@ FAMILIES = {
     "crf": "LinearChainCRF and skstruct.crfsuite.CRF (lbfgs with and without c1), fit, "
     "predict and marginals",
     "svm": "StructuredSVM (block-coordinate Frank-Wolfe) on chains, on first-order trees "
-    "and on second-order trees with field templates (UDPipeline's graph parser), fit and "
-    "predict",
+    "and on second-order trees with field templates, with and without grandparents "
+    "(UDPipeline's graph parser), fit and predict",
     "parsers": "StructuredPerceptron with Eisner (first order, unlabelled and labelled) "
     "and with ArcEager beam search (UDPipeline's transition parsers) on CoNLL-U token "
     "dicts, fit and predict",
@@ -180,6 +180,7 @@ def _warm_svm():
     heads = [[head for head, _ in sentence] for sentence in labelled]
     StructuredSVM(Eisner(), max_iter=2, random_state=0).fit(trees, heads).predict(trees)
     graph_parser(max_iter=2, random_state=0).fit(trees, heads).predict(trees)
+    graph_parser(grandparents=True, max_iter=2, random_state=0).fit(trees, heads).predict(trees)
 
 
 _WARMERS = {

@@ -89,9 +89,10 @@ def test_pipeline_n_jobs_changes_nothing_and_it_saves_and_loads(ewt, tmp_path):
 
 def test_pipeline_takes_its_stages(ewt):
     train, _ = ewt
-    trees = PredictedTrees(order=2, fields=(), max_iter=1, random_state=0)
+    trees = PredictedTrees(order=2, grandparents=True, fields=(), max_iter=1, random_state=0)
     ud = UDPipeline(trees=trees, max_iter=1, random_state=0).fit(train[:100])
-    assert ud.stages_["trees"].parser_.decoder.order == 2
+    decoder = ud.stages_["trees"].parser_.decoder
+    assert decoder.order == 2 and decoder.grandparents
     assert ud.trees is trees and not hasattr(trees, "parser_")  # a clone was fitted
 
 
@@ -124,6 +125,7 @@ def test_the_default_parser_is_graph_and_transition_parsers_voting(xpos):
     for name, order in [("graph", 2), ("graph_first_order", 1)]:
         assert named[name].decoder.order == order and named[name].max_iter == 3
         assert named[name].features.fields == ["lemma", "feats"]
+        assert named[name].decoder.grandparents == (name == "graph")
     beams = [(named["standard"], ArcStandard, "auto")]
     for name, pos in pairs:
         assert isinstance(named[f"{name}_right_to_left"], ReversedParser)

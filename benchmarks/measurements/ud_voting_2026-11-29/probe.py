@@ -46,10 +46,10 @@ def uas(dev, predicted):
 
 
 def parsers():
-    def graph(order):
-        return StructuredSVM(Eisner(order=order, projectivize=True), C=0.03, max_iter=10,
-                             features=ArcFeatures(fields=["lemma", "feats"]), tol=None,
-                             random_state=0)  # fmt: skip
+    def graph(order, grandparents=False):
+        decoder = Eisner(order=order, projectivize=True, grandparents=grandparents)
+        return StructuredSVM(decoder, C=0.03, max_iter=10, tol=None, random_state=0,
+                             features=ArcFeatures(fields=["lemma", "feats"]))  # fmt: skip
 
     def beam(system, pos="auto"):
         return StructuredPerceptron(system(beam_size=8, projectivize=True), max_iter=10,
@@ -63,6 +63,8 @@ def parsers():
         "standard_l2r": beam(ArcStandard),
         "standard_r2l": ReversedParser(beam(ArcStandard)),
         "graph2": graph(2),
+        # with grandparent parts (benchmarks/measurements/ud_grandparents_2026-11-29/)
+        "graph2_grand": graph(2, grandparents=True),
         # the transition parsers' POS features over the UPOS instead of the XPOS
         "eager_upos_l2r": beam(ArcEager, "upos"),
         "eager_upos_r2l": ReversedParser(beam(ArcEager, "upos")),
