@@ -27,7 +27,7 @@ from skstruct import (
     load,
     save,
 )
-from skstruct._kernels import anchored_cky
+from skstruct._kernels import anchored_cky, cky
 from skstruct._kernels.threads import available_threads, numba_threads
 from skstruct.metrics import evalb
 from skstruct.solvers import StructuredLikelihood
@@ -180,7 +180,7 @@ def test_threads_that_ended_keep_no_charts():
 
 def test_charts_a_corpus_keeps_are_bounded_and_longer_sentences_get_their_own(monkeypatch):
     # room for sentences of 2 words at most (3 x 3 cells of 4 symbols)
-    monkeypatch.setattr(_cky_charts, "MAX_BYTES", 3 * 3 * 4 * _cky_charts._BYTES_PER_CELL)
+    monkeypatch.setattr(cky, "CHART_BYTES", 3 * 3 * 4 * _cky_charts._BYTES_PER_CELL)
     encoded = SimpleNamespace(atoms=np.zeros((9, 3), dtype=np.int64), offsets=np.array([0, 9]))
     kept = charts_for(encoded, 4, 2)
     assert kept[0].shape == (3, 3, 4)
@@ -424,9 +424,6 @@ def test_predicting_on_threads_equals_predicting_on_one(small):
 def test_pruning_cells_on_one_or_two_threads_and_in_charts_of_any_size(small, monkeypatch):
     # the pruning pass: parts on threads, each with its charts; with the charts capped
     # at a few words, the longer sentences get charts of their own
-    from skstruct._kernels.cky import pruning_words
-    from skstruct.tasks import constituency
-
     X, y, X_dev, _ = small
     model = StructuredPerceptron(XBAR, max_iter=1, random_state=0).fit(X, y)
     sentences = X + X_dev
@@ -435,9 +432,9 @@ def test_pruning_cells_on_one_or_two_threads_and_in_charts_of_any_size(small, mo
         one = model.encode(sentences)
     with numba_threads(min(2, available_threads())):
         two = model.encode(sentences)
-    monkeypatch.setattr(constituency, "PRUNING_MAX_BYTES", 2**20)
+    monkeypatch.setattr(cky, "CHART_BYTES", 2**20)
     capped = model.encode(sentences)
-    words = pruning_words(model.grammar_.n_symbols, 2**20)
+    words = cky.words_within(cky.PRUNING_BYTES, model.grammar_.n_symbols)
     assert sum(len(s) > words for s in sentences) >= 10  # sentences over the cap
     for encoded in (two, capped):
         np.testing.assert_array_equal(encoded.cells, one.cells)

@@ -238,9 +238,13 @@ def _sum_unaries(inner, outer, i, j, unary, unary_score, best):
             outer[i, j, a] = _plus(outer[i, j, a], below + unary_score[u], best)
 
 
+#: The most memory one thread's CKY charts take: the search's, kept for a corpus
+#: (``structures/_cky_charts.py``), and the pruning pass's, for the thread's part of the
+#: sentences; a longer sentence gets charts of its own.
+CHART_BYTES = 128 * 2**20
 #: Bytes a cell of the pruning pass's charts takes per symbol: four float64 charts and
 #: the live-symbol lists (int32).
-_PRUNING_BYTES = 4 * 8 + 4
+PRUNING_BYTES = 4 * 8 + 4
 
 
 def pruning_charts(n, n_symbols):
@@ -260,13 +264,14 @@ def pruning_charts(n, n_symbols):
     )
 
 
-def pruning_words(n_symbols, max_bytes):
-    """The longest sentence whose :func:`pruning_charts` fit in ``max_bytes`` (at least 1).
+def words_within(bytes_per_cell, n_symbols):
+    """The longest sentence (at least 1 word) whose charts, ``bytes_per_cell`` bytes a
+    cell and symbol, fit in :data:`CHART_BYTES`.
 
-    >>> pruning_words(100, 2**20)
-    16
+    >>> words_within(PRUNING_BYTES, 533)
+    82
     """
-    return max(int((max_bytes / (_PRUNING_BYTES * n_symbols)) ** 0.5) - 1, 1)
+    return max(int((CHART_BYTES / (bytes_per_cell * n_symbols)) ** 0.5) - 1, 1)
 
 
 @njit

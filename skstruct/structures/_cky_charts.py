@@ -9,7 +9,8 @@ sentences cost far more to search than to allocate for. So a corpus (an
 encoded training or test set) gets one set of charts per thread, sized for its longest
 sentence, reused for every sentence and freed with the corpus (or, for a thread that
 ended, when another thread next makes charts); a corpus whose longest
-sentence would need more than :data:`MAX_BYTES` gets charts that size, and its longer
+sentence would need more than :data:`~skstruct._kernels.cky.CHART_BYTES` gets charts
+that size, and its longer
 sentences charts of their own, as before
 (``benchmarks/measurements/cky_charts_2026-11-29/``).
 """
@@ -19,10 +20,9 @@ import weakref
 
 import numpy as np
 
+from .._kernels import cky as _cky
 from ..utils.parts import longest_sentence
 
-#: The most memory one thread's charts for a corpus keep while the corpus lives.
-MAX_BYTES = 128 * 2**20
 #: Bytes of the charts per cell and symbol: two float64 and four int32 charts.
 _BYTES_PER_CELL = 2 * 8 + 4 * 4
 
@@ -43,9 +43,8 @@ def charts_for(encoded, n_symbols, n):
     key = (id(encoded.atoms), threading.get_ident())
     buffers = _CHARTS.get(key)
     if buffers is None or buffers[1] != n_symbols:
-        longest = longest_sentence(encoded.offsets)
-        most = int((MAX_BYTES / (_BYTES_PER_CELL * n_symbols)) ** 0.5) - 1  # words
-        words = max(min(longest, most), 1)
+        words = min(longest_sentence(encoded.offsets),
+                    _cky.words_within(_BYTES_PER_CELL, n_symbols))  # fmt: skip
         buffers = ([chart.ravel() for chart in new_charts(words, n_symbols)], n_symbols, words)
         with _LOCK:
             # threads that ended (a pool's, from an earlier epoch or predict) keep none

@@ -20,9 +20,6 @@ from ._base import Task
 DEFAULT_N_FEATURES = 2**22
 #: Training words seen fewer times than this are read by their signature.
 MIN_WORD_COUNT = 2
-#: The most memory one thread's pruning charts take (as the search's charts:
-#: ``structures/_cky_charts.py``).
-PRUNING_MAX_BYTES = 128 * 2**20
 
 
 class EncodedTrees(NamedTuple):
@@ -225,9 +222,9 @@ class Constituency(Task):
 
         def prune(sentences):
             # one set of charts for the thread's sentences, as long as the longest (up
-            # to PRUNING_MAX_BYTES; a longer sentence gets charts of its own)
+            # to CHART_BYTES; a longer sentence gets charts of its own)
             words = min(max((len(atoms[i]) for i in sentences), default=1),
-                        _pcfg.pruning_words(grammar.n_symbols, PRUNING_MAX_BYTES))  # fmt: skip
+                        _pcfg.words_within(_pcfg.PRUNING_BYTES, grammar.n_symbols))  # fmt: skip
             charts = _pcfg.pruning_charts(words, grammar.n_symbols)
             for i in sentences:
                 n = len(atoms[i])
