@@ -4,6 +4,7 @@ the installs alternating."""
 
 import os
 import subprocess
+import sys
 import tempfile
 
 
@@ -22,6 +23,15 @@ def alternate_cold(pythons, child, cases, rounds):
                 if out.returncode:
                     raise SystemExit(out.stderr)
                 print(f"{case:<13} {name:<6} {out.stdout.strip()}", flush=True)
+
+
+def before_after(child, cases):
+    """The command line of the A/B scripts, ``SCRIPT PYTHON_BEFORE PYTHON_AFTER
+    [rounds]``: :func:`alternate_cold` of ``child`` over ``cases`` under the two
+    interpreters, 2 rounds unless given."""
+    pythons = {"before": sys.argv[1], "after": sys.argv[2]}
+    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
+    alternate_cold(pythons, child, cases, rounds)
 
 
 #: The end of such a child: given ``make`` (a new model), ``X``, ``y`` and ``X_test``, the

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
-from _alternate import TIMED_FITS, alternate_cold
+from _alternate import TIMED_FITS, before_after
 
 BENCHMARKS = Path(__file__).resolve().parents[2]
 
@@ -56,9 +56,7 @@ else:
 
 
 def main():
-    pythons = {"before": sys.argv[1], "after": sys.argv[2]}
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    alternate_cold(pythons, CHILD, ("svm", "arc-eager", "beam-threads"), rounds)
+    before_after(CHILD, ("svm", "arc-eager", "beam-threads"))
 
 
 if __name__ == "__main__":

@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
-from _alternate import TIMED_FITS, alternate_cold
+from _alternate import TIMED_FITS, before_after
 
 CHILD = (
     """
@@ -28,9 +28,7 @@ make = lambda: StructuredPerceptron(decoder(beam_size=8), update="max_violation"
 
 
 def main():
-    pythons = {"before": sys.argv[1], "after": sys.argv[2]}
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    alternate_cold(pythons, CHILD, ("arc-eager", "arc-standard"), rounds)
+    before_after(CHILD, ("arc-eager", "arc-standard"))
 
 
 if __name__ == "__main__":

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))  # benchmarks/
-from _alternate import TIMED_FITS, alternate_cold
+from _alternate import TIMED_FITS, before_after
 
 CHILD = (
     """
@@ -30,9 +30,7 @@ else:
 
 
 def main():
-    pythons = {"before": sys.argv[1], "after": sys.argv[2]}
-    rounds = int(sys.argv[3]) if len(sys.argv) > 3 else 2
-    alternate_cold(pythons, CHILD, ("perceptron-1", "svm-2"), rounds)
+    before_after(CHILD, ("perceptron-1", "svm-2"))
 
 
 if __name__ == "__main__":
