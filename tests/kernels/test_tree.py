@@ -71,7 +71,7 @@ def test_second_order_eisner_is_the_best_projective_tree(seed, n, single_root):
 
 
 @settings(max_examples=80)
-@given(seeds, st.integers(1, 7), st.booleans(), st.sampled_from([1.0, 5.0]))
+@given(seeds, sizes, st.booleans(), st.sampled_from([1.0, 5.0]))
 def test_eisner_with_grandparents_is_the_best_projective_tree(seed, n, single_root, scale):
     # the single root is kept by the search itself, with no penalty on the root arcs;
     # scale 5: sibling and grandparent parts outweigh the arcs
