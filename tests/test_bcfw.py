@@ -366,6 +366,7 @@ TREE_DECODERS = [
     (Eisner(order=1, single_root=False), True, False),
     (Eisner(order=1, single_root=True), True, True),
     (Eisner(order=2, single_root=False), True, False),
+    (Eisner(order=2), True, True),
     (Eisner(order=2, single_root=False, grandparents=True), True, False),
     (Eisner(order=2, grandparents=True), True, True),
     (ChuLiuEdmonds(single_root=False), False, False),

@@ -136,18 +136,35 @@ def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
 
 
 @njit
-def single_root_penalty(arc, n):
+def largest_sibling_score(sib, n):
+    """The largest ``|sib[h, s, d]|`` over the sibling parts (the cells
+    :func:`sibling_scores` fills)."""
+    biggest = 0.0
+    for h in range(n + 1):
+        for d in range(1, n + 1):
+            if d == h:
+                continue
+            biggest = max(biggest, abs(sib[h, h, d]))
+            for s in range(min(h, d) + 1, max(h, d)):
+                biggest = max(biggest, abs(sib[h, s, d]))
+    return biggest
+
+
+@njit
+def single_root_penalty(arc, n, sibling_bound=0.0):
     """Subtract from every root arc more than any two trees' scores can differ by.
 
     Every tree has at least one root arc, so the best tree under the penalised scores
-    is the best tree with exactly one root child.
+    is the best tree with exactly one root child. At second order pass
+    ``sibling_bound``, the largest ``|sib|`` (:func:`largest_sibling_score`): a tree
+    has ``n`` sibling parts, so sibling scores also move two trees' scores apart.
     """
     biggest = 0.0
     for h in range(n + 1):
         for d in range(1, n + 1):
             if h != d and abs(arc[h, d]) > biggest:
                 biggest = abs(arc[h, d])
-    penalty = 1.0 + 2.0 * (n + 1) * biggest
+    penalty = 1.0 + 2.0 * (n + 1) * (biggest + sibling_bound)
     for d in range(1, n + 1):
         arc[0, d] -= penalty
     return penalty

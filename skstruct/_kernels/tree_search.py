@@ -18,6 +18,7 @@ from .tree_scores import (
     add_label_scores,
     arc_scores,
     grandparent_scores,
+    largest_sibling_score,
     sibling_scores,
     single_root_penalty,
 )
@@ -559,18 +560,19 @@ def decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projec
     arc_scores(attrs, start, n, coef, n_features, arc_view, buffer)
     if n_labels is not None:
         add_label_scores(attrs, start, n, coef, n_features, n_labels, arc_view, best_label, states)
-    if single_root and grandparents is None:  # the grandparent search keeps it itself
-        single_root_penalty(arc_view, n)
-    if grandparents is not None:
-        sib_view = sib[: n + 1, : n + 1, : n + 1]
+    sib_view = sib[: n + 1, : n + 1, : n + 1]
+    sibling_bound = 0.0
+    if siblings is not None:
         sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
+        sibling_bound = largest_sibling_score(sib_view, n)
+    if single_root and grandparents is None:  # the grandparent search keeps it itself
+        single_root_penalty(arc_view, n, sibling_bound)
+    if grandparents is not None:
         # made per sentence, as the search's own tables are
         grand = np.empty((n + 1, n + 1, n + 1))
         grandparent_scores(attrs, start, n, coef, n_features, grand, states, FALSE)
         heads = eisner_grand(arc_view, sib_view, grand, n, single_root)
     elif siblings is not None:
-        sib_view = sib[: n + 1, : n + 1, : n + 1]
-        sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
         heads = eisner2(arc_view, sib_view, n)
     elif non_projective is None:
         heads = eisner(arc_view, n)

@@ -121,7 +121,8 @@ class ArcFactoredTree(FixedLayout, Structure):
             labels = scores.lab.argmax(axis=2)
             arc += scores.lab.max(axis=2)
         if self.single_root:
-            _tree.single_root_penalty(arc, n)
+            bound = _tree.largest_sibling_score(scores.sib, n) if self.order == 2 else 0.0
+            _tree.single_root_penalty(arc, n, bound)
         return arc, labels
 
     def labelled(self, heads, labels):

@@ -58,14 +58,17 @@ def test_eisner_is_the_best_projective_tree(seed, n, single_root):
 
 
 @settings(max_examples=60)
-@given(seeds, sizes, st.booleans())
-def test_second_order_eisner_is_the_best_projective_tree(seed, n, single_root):
+@given(seeds, sizes, st.booleans(), st.sampled_from([1.0, 100.0]))
+def test_second_order_eisner_is_the_best_projective_tree(seed, n, single_root, scale):
+    # scale 100: sibling parts outweigh the arcs, and the root penalty must cover them
     arc, sib = _potentials(seed, n)
+    sib = scale * sib
     scores = arc.copy()
     if single_root:
-        tree.single_root_penalty(scores, n)
+        tree.single_root_penalty(scores, n, tree.largest_sibling_score(sib, n))
     heads = tree.eisner2(scores, sib, n)
     assert naive.is_tree(heads) and naive.is_projective(heads)
+    assert sum(h == 0 for h in heads[1:]) == 1 or not single_root
     best = _brute_force(arc, sib, projective=True, single_root=single_root)
     assert naive.tree_score(heads, arc, sib) == pytest.approx(best)
 
@@ -256,7 +259,7 @@ def test_perceptron_epoch_matches_the_python_twin(order, coarse, grandparents):
         if grandparents:  # the single root kept by the search, as the kernel does
             return tree.eisner_grand(arc, sib, grand, n, True)
         arc = arc.copy()
-        tree.single_root_penalty(arc, n)
+        tree.single_root_penalty(arc, n, tree.largest_sibling_score(sib, n) if order == 2 else 0.0)
         return tree.eisner2(arc, sib, n) if order == 2 else tree.eisner(arc, n)
 
     coef, coef_sum = naive.tree_perceptron(
