@@ -279,7 +279,7 @@ class VotingParser(BaseComposition):
         for vote, heads in zip(votes, trees):
             arc[np.asarray(heads, dtype=np.int64), words] += vote
         if decoder.single_root:
-            single_root_penalty(arc, n)
+            single_root_penalty(arc, n, 0.0)
         return decoder.best_heads(arc, None, n)[1:].tolist()
 
     def _check_parsers(self):

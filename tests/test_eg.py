@@ -350,7 +350,7 @@ def _python_tree_hinge(dual, coef):
         augmented = scores + dual._loss(i)
         search = augmented.copy()
         if dual.structure.single_root:
-            _tree.single_root_penalty(search, n)
+            _tree.single_root_penalty(search, n, 0.0)
         heads = dual.decoder.best_heads(search, None, n)
         out[i] = augmented[heads[1:], words].sum() - gold_score
     return out

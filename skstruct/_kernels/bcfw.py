@@ -309,7 +309,7 @@ def tree_oracle(attrs, start, n, coef, n_features, gold, projective, single_root
     for d in range(1, n + 1):
         view[gold[d - 1], d] -= 1.0
     if single_root:
-        single_root_penalty(view, n)
+        single_root_penalty(view, n, 0.0)
     heads = eisner(view, n) if projective else chu_liu_edmonds(view)
     for d in range(n):
         out[d] = heads[d + 1]

@@ -170,6 +170,6 @@ def tree_hinges(attrs, offsets, coef, n_features, gold, projective, single_root,
             augmented[gold_heads[d - 1], d] = scores[gold_heads[d - 1], d] + 0.0
             search[gold_heads[d - 1], d] = augmented[gold_heads[d - 1], d]
         if single_root:
-            single_root_penalty(search, n)
+            single_root_penalty(search, n, 0.0)
         heads = eisner(search, n) if projective else chu_liu_edmonds(search)
         out[i] = _arc_sum(augmented, heads[1:], n, work) - gold_score

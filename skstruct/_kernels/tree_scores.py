@@ -151,13 +151,13 @@ def largest_sibling_score(sib, n):
 
 
 @njit
-def single_root_penalty(arc, n, sibling_bound=0.0):
+def single_root_penalty(arc, n, sibling_bound):
     """Subtract from every root arc more than any two trees' scores can differ by.
 
     Every tree has at least one root arc, so the best tree under the penalised scores
-    is the best tree with exactly one root child. At second order pass
-    ``sibling_bound``, the largest ``|sib|`` (:func:`largest_sibling_score`): a tree
-    has ``n`` sibling parts, so sibling scores also move two trees' scores apart.
+    is the best tree with exactly one root child. ``sibling_bound``: 0 at first
+    order; at second order the largest ``|sib|`` (:func:`largest_sibling_score`): a
+    tree has ``n`` sibling parts, so sibling scores also move two trees' scores apart.
     """
     biggest = 0.0
     for h in range(n + 1):

@@ -49,7 +49,7 @@ def test_eisner_is_the_best_projective_tree(seed, n, single_root):
     arc, _ = _potentials(seed, n)
     scores = arc.copy()
     if single_root:
-        tree.single_root_penalty(scores, n)
+        tree.single_root_penalty(scores, n, 0.0)
     heads = tree.eisner(scores, n)
     assert naive.is_tree(heads) and naive.is_projective(heads)
     assert sum(h == 0 for h in heads[1:]) == 1 or not single_root
@@ -110,7 +110,7 @@ def test_chu_liu_edmonds_is_the_best_tree(seed, n, single_root):
     scores[:, 0] = -np.inf
     np.fill_diagonal(scores, -np.inf)
     if single_root:
-        tree.single_root_penalty(scores, n)
+        tree.single_root_penalty(scores, n, 0.0)
     heads = tree.chu_liu_edmonds(scores)
     assert naive.is_tree(heads)
     best = _brute_force(arc, single_root=single_root)
