@@ -156,13 +156,13 @@ def tree_delta(attrs, start, n, gold, gold_labels, pred, pred_labels, n_features
     so the cost grows with the differences there.
     """
     width = arc_width(n, has_coarse(attrs)) + N_SIBLING_TEMPLATES + N_LABEL_TEMPLATES + 1
-    width += N_GRANDPARENT_TEMPLATES
     parts = np.empty((n, 3), dtype=np.int64)
     n_higher = 0  # sibling and grandparent parts per tree, at most
     if order == 2:
         n_higher = 2 * n
     if grandparents is not None:
         n_higher += n
+        width += N_GRANDPARENT_TEMPLATES
     keys = np.empty(2 * (n + n_higher) * width, dtype=np.int64)
     values = np.empty(keys.shape[0])
     buffer = np.empty(width, dtype=np.int64)

@@ -561,12 +561,11 @@ def decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projec
     if n_labels is not None:
         add_label_scores(attrs, start, n, coef, n_features, n_labels, arc_view, best_label, states)
     sib_view = sib[: n + 1, : n + 1, : n + 1]
-    sibling_bound = 0.0
     if siblings is not None:
         sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
-        sibling_bound = largest_sibling_score(sib_view, n)
     if single_root and grandparents is None:  # the grandparent search keeps it itself
-        single_root_penalty(arc_view, n, sibling_bound)
+        bound = 0.0 if siblings is None else largest_sibling_score(sib_view, n)
+        single_root_penalty(arc_view, n, bound)
     if grandparents is not None:
         # made per sentence, as the search's own tables are
         grand = np.empty((n + 1, n + 1, n + 1))

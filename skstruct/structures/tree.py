@@ -120,11 +120,9 @@ class ArcFactoredTree(FixedLayout, Structure):
         if self.n_labels:
             labels = scores.lab.argmax(axis=2)
             arc += scores.lab.max(axis=2)
-        if self.single_root:
-            # the grandparent search keeps one root child itself: there the penalty
-            # only shifts every root arc alike
-            covers_siblings = self.order == 2 and not self.grandparents
-            bound = _tree.largest_sibling_score(scores.sib, n) if covers_siblings else 0.0
+        # the grandparent search keeps one root child itself (as in the kernels' decode)
+        if self.single_root and not self.grandparents:
+            bound = _tree.largest_sibling_score(scores.sib, n) if self.order == 2 else 0.0
             _tree.single_root_penalty(arc, n, bound)
         return arc, labels
 
