@@ -79,7 +79,7 @@ def test_pipeline_fills_every_predicted_column_from_the_forms(ewt):
 
 def test_pipeline_n_jobs_changes_nothing_and_it_saves_and_loads(ewt, tmp_path):
     train, dev = ewt
-    train, dev = train[:100], dev[:60]
+    train, dev = train[:40], dev[:30]
     one = UDPipeline(max_iter=1, random_state=0).fit(train)
     two = UDPipeline(max_iter=1, n_jobs=2, random_state=0).fit(train)
     assert one.transform(_bare(dev)) == two.transform(_bare(dev))
