@@ -27,7 +27,7 @@ from ._kernels._config import CACHE, kernel_cache_dir
 from .crfsuite import CRF
 from .datasets import make_chain_data
 from .decoders import ArcEager, BeamSearch, Eisner
-from .features import TokenFeatures, crfsuite_tutorial_features
+from .features import ArcFeatures, TokenFeatures, crfsuite_tutorial_features
 from .learners import LinearChainCRF, StructuredPerceptron, StructuredSVM
 from .parsing import graph_parser
 
@@ -40,7 +40,8 @@ FAMILIES = {
     "svm": "StructuredSVM (block-coordinate Frank-Wolfe) on chains, on first-order trees "
     "and on second-order trees with field templates, with and without grandparents "
     "(UDPipeline's graph parser), fit and predict",
-    "parsers": "StructuredPerceptron with Eisner (first order, unlabelled and labelled) "
+    "parsers": "StructuredPerceptron with Eisner (first order, unlabelled and labelled; "
+    "second order with grandparents and field templates, UDPipeline's graph perceptron) "
     "and with ArcEager beam search (UDPipeline's transition parsers) on CoNLL-U token "
     "dicts, fit and predict",
 }
@@ -167,6 +168,9 @@ def _warm_parsers():
     heads = [[head for head, _ in sentence] for sentence in y]
     StructuredPerceptron(Eisner(), max_iter=2, random_state=0).fit(X, heads).predict(X)
     StructuredPerceptron(Eisner(), max_iter=2, random_state=0).fit(X, y).predict(X)
+    grand = Eisner(order=2, projectivize=True, grandparents=True)
+    StructuredPerceptron(grand, features=ArcFeatures(fields=["lemma", "feats"]), max_iter=2,
+                         random_state=0).fit(X, heads).predict(X)  # fmt: skip
     eager = ArcEager(beam_size=8, projectivize=True)
     StructuredPerceptron(eager, update="max_violation", max_iter=2, random_state=0).fit(
         X, heads

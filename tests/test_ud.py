@@ -11,6 +11,7 @@ from skstruct import (
     PredictedRelations,
     PredictedTrees,
     ReversedParser,
+    StructuredPerceptron,
     StructuredSVM,
     UDPipeline,
     VotingParser,
@@ -121,11 +122,13 @@ def test_the_default_parser_is_graph_and_transition_parsers_voting(xpos):
     named = dict(voting.parsers)
     pairs = [("eager", "auto"), ("eager_upos", "upos")] if xpos else [("eager", "auto")]
     names = [n for name, _ in pairs for n in (name, f"{name}_right_to_left")]
-    assert list(named) == ["graph", *names, "standard", "graph_first_order"]
-    for name, order in [("graph", 2), ("graph_first_order", 1)]:
-        assert named[name].decoder.order == order and named[name].max_iter == 3
+    assert list(named) == ["graph", *names, "standard", "graph_perceptron"]
+    # the same parts learnt twice: by the structured SVM and by the averaged perceptron
+    for name, learner in [("graph", StructuredSVM), ("graph_perceptron", StructuredPerceptron)]:
+        assert type(named[name]) is learner and named[name].max_iter == 3
+        assert named[name].decoder.order == 2 and named[name].decoder.grandparents
+        assert named[name].decoder.projectivize
         assert named[name].features.fields == ["lemma", "feats"]
-        assert named[name].decoder.grandparents == (name == "graph")
     beams = [(named["standard"], ArcStandard, "auto")]
     for name, pos in pairs:
         assert isinstance(named[f"{name}_right_to_left"], ReversedParser)
@@ -144,7 +147,7 @@ def test_a_treebank_without_xpos_gets_one_pair_of_arc_eager_parsers(ewt):
     no_xpos = [[{**t, "xpos": "_"} for t in s] for s in train[:30]]
     ud = UDPipeline(max_iter=1, random_state=0).fit(no_xpos)
     assert list(ud.stages_["trees"].parser_.named_parsers_) == [
-        "graph", "eager", "eager_right_to_left", "standard", "graph_first_order",
+        "graph", "eager", "eager_right_to_left", "standard", "graph_perceptron",
     ]  # fmt: skip
     parsed = ud.transform(train[:5])
     assert all(t["xpos"] == "_" and t["head"] is not None for s in parsed for t in s)

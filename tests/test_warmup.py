@@ -49,7 +49,8 @@ def test_a_warmed_up_process_compiles_nothing_in_real_fits():
     last = _run(
         """
         import skstruct
-        from skstruct import Eisner, LinearChainCRF, StructuredPerceptron, StructuredSVM
+        from skstruct import ArcFeatures, Eisner, LinearChainCRF, StructuredPerceptron
+        from skstruct import StructuredSVM
         from skstruct.datasets import make_chain_data
         from skstruct.features import crfsuite_tutorial_features
         from skstruct.compilation import _tree_data
@@ -65,6 +66,9 @@ def test_a_warmed_up_process_compiles_nothing_in_real_fits():
         StructuredSVM(random_state=1).fit(X, y).predict(X)
         StructuredPerceptron(Eisner(), random_state=1).fit(trees, heads).predict(trees)
         StructuredPerceptron(Eisner(), random_state=1).fit(trees, labelled).predict(trees)
+        grand = Eisner(order=2, projectivize=True, grandparents=True)  # UDPipeline's voter
+        StructuredPerceptron(grand, features=ArcFeatures(fields=["lemma", "feats"]),
+                             random_state=1).fit(trees, heads).predict(trees)
         print(sorted(signatures() - before))
         """
     )
