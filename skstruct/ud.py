@@ -285,11 +285,8 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
                                         update="max_violation", max_iter=epochs,
                                         random_state=seed)  # fmt: skip
 
-        def graph(order, grandparents=False):
-            return graph_parser(fields, order=order, grandparents=grandparents,
-                                max_iter=epochs, random_state=seed)  # fmt: skip
-
-        voters = [("graph", graph(2, grandparents=True))]
+        svm = graph_parser(fields, order=2, grandparents=True, max_iter=epochs, random_state=seed)
+        voters = [("graph", svm)]
         # without an XPOS, "auto" reads the UPOS: a second pair would vote twice as one
         for name, pos in [("eager", "auto"), ("eager_upos", "upos")][: 2 if xpos else 1]:
             voters += [(name, beam(ArcEager, pos)),
