@@ -27,9 +27,9 @@ from ._kernels._config import CACHE, kernel_cache_dir
 from .crfsuite import CRF
 from .datasets import make_chain_data
 from .decoders import ArcEager, BeamSearch, Eisner
-from .features import ArcFeatures, TokenFeatures, crfsuite_tutorial_features
+from .features import TokenFeatures, crfsuite_tutorial_features
 from .learners import LinearChainCRF, StructuredPerceptron, StructuredSVM
-from .parsing import graph_parser
+from .parsing import graph_parser, graph_perceptron
 
 #: The families :func:`warmup` can compile, and what each covers.
 FAMILIES = {
@@ -168,9 +168,7 @@ def _warm_parsers():
     heads = [[head for head, _ in sentence] for sentence in y]
     StructuredPerceptron(Eisner(), max_iter=2, random_state=0).fit(X, heads).predict(X)
     StructuredPerceptron(Eisner(), max_iter=2, random_state=0).fit(X, y).predict(X)
-    grand = Eisner(order=2, projectivize=True, grandparents=True)
-    StructuredPerceptron(grand, features=ArcFeatures(fields=["lemma", "feats"]), max_iter=2,
-                         random_state=0).fit(X, heads).predict(X)  # fmt: skip
+    graph_perceptron(max_iter=2, random_state=0).fit(X, heads).predict(X)
     eager = ArcEager(beam_size=8, projectivize=True)
     StructuredPerceptron(eager, update="max_violation", max_iter=2, random_state=0).fit(
         X, heads

@@ -15,12 +15,12 @@ from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
 from .corpus_tags import SOURCES, CorpusTags
-from .decoders import ArcEager, ArcStandard, Eisner, Viterbi
+from .decoders import ArcEager, ArcStandard, Viterbi
 from .features import ArcFeatures, TokenFeatures
 from .learners import StructuredPerceptron, StructuredSVM
 from .lemmas import PredictedLemmas
 from .morphology import PredictedFeats
-from .parsing import PredictedTrees, graph_parser
+from .parsing import PredictedTrees, graph_parser, graph_perceptron
 from .pipeline import PredictedTags
 from .utils._sklearn_compat import HasMethods, Interval, fit_context
 from .utils.tags import SentencesTransformerTags
@@ -293,8 +293,6 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
                        (f"{name}_right_to_left", ReversedParser(beam(ArcEager, pos)))]  # fmt: skip
         # the same parts as the first voter, learnt by the averaged perceptron: other
         # errors to outvote
-        grand = Eisner(order=2, projectivize=True, grandparents=True)
-        perceptron = StructuredPerceptron(grand, features=ArcFeatures(fields=list(fields)),
-                                          max_iter=epochs, random_state=seed)  # fmt: skip
+        perceptron = graph_perceptron(fields, max_iter=epochs, random_state=seed)
         voters += [("standard", beam(ArcStandard, "auto")), ("graph_perceptron", perceptron)]
         return VotingParser(voters, n_jobs=self.n_jobs)
