@@ -999,10 +999,10 @@ CATALOGUE = [
         "chains, trees",
         ModelFormatError,
         r"model\.npz was written in skstruct model format version 99 \(by skstruct 9\.0\); this "
-        r"skstruct \(.+\) reads format versions 1 to 2 only\. Load it with the skstruct "
+        r"skstruct \(.+\) reads format versions 1 to 3 only\. Load it with the skstruct "
         r"version that wrote it\.$",
         "model.npz was written in skstruct model format version 99 (by skstruct 9.0); this "
-        "skstruct (0.1.0...) reads format versions 1 to 2 only. Load it with the skstruct version "
+        "skstruct (0.1.0...) reads format versions 1 to 3 only. Load it with the skstruct version "
         "that wrote it.",
         _other_version,
     ),

@@ -371,7 +371,7 @@ def test_files_that_are_not_models(tmp_path, capsys, monkeypatch):
     assert _run(capsys, "train --task chunk --train", text, "--model", model)[0] == 0
     _forge(model, lambda document: document.update(format_version=99))
     status, _, err = _run(capsys, "evaluate --model", model, text)
-    _assert_one_line_error(status, err, "format version 99", "format versions 1 to 2 only")
+    _assert_one_line_error(status, err, "format version 99", "format versions 1 to 3 only")
 
 
 def test_inputs_that_do_not_fit_the_model(tmp_path, capsys):

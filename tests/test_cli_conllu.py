@@ -10,6 +10,7 @@ import pytest
 
 from skstruct import load
 from skstruct.datasets import load_conllu
+from tests.conftest import first_sentences
 from tests.test_cli import CHUNK, SMALL, _assert_one_line_error, _evaluate, _file, _run
 from tests.test_persistence import _forge
 
@@ -24,10 +25,10 @@ def _ud_copy(tmp_path, name="ud.conllu"):
     return Path(shutil.copy(UD, tmp_path / name))
 
 
-def _blocks(path, n, name, tmp_path):
-    """The first ``n`` sentences of ``path`` as a new file ``name``."""
-    text = path.read_text(encoding="utf-8")
-    blocks = [block for block in text.split("\n\n") if block.strip()][:n]
+def _blocks(path, n, name, tmp_path, max_words=None):
+    """The first ``n`` sentences (of at most ``max_words`` words) of ``path`` as a new
+    file ``name``."""
+    blocks = first_sentences(path.read_text(encoding="utf-8"), n, max_words)
     return _file(tmp_path, name, "\n\n".join(blocks) + "\n")
 
 

@@ -84,6 +84,8 @@ def _eg(decoder=None, **params):
 
 # parsers hash into a small weight space: the default 2**22 weights only cost time here
 _HASHED = 2**14
+# ... except where the weights are to be mostly zeros: written as sparse_array nodes
+_SPARSE = 2**17
 
 # (id, estimator, data): every public estimator in the configurations it supports
 CASES = [
@@ -134,6 +136,11 @@ CASES = [
     (
         "arc-eager",
         _perceptron(ArcEager(beam_size=2), update="max_violation", n_features=_HASHED),
+        _trees,
+    ),
+    (  # weights mostly zeros: stored as their nonzero entries (sparse_array nodes)
+        "arc-eager-sparse",
+        _perceptron(ArcEager(beam_size=2), update="max_violation", n_features=_SPARSE),
         _trees,
     ),
     (
@@ -414,7 +421,7 @@ def model_file(fitted, tmp_path):
 @pytest.mark.parametrize("version", [99, 0, "2", None])
 def test_other_format_versions_are_refused_naming_both(version, model_file):
     _forge(model_file, lambda doc: doc.update(format_version=version, skstruct_version="9.0"))
-    message = rf"format version {version!r} \(by skstruct 9.0\).* versions 1 to 2 only"
+    message = rf"format version {version!r} \(by skstruct 9.0\).* versions 1 to 3 only"
     with pytest.raises(ModelFormatError, match=message):
         load(model_file)
 
@@ -614,8 +621,99 @@ def _save_version_1(model, path):
 
 
 def test_files_are_written_in_the_current_format_version(model_file):
-    assert FORMAT_VERSION == 2
-    assert json.loads(_arrays(model_file)[_DOCUMENT].tobytes())["format_version"] == 2
+    assert FORMAT_VERSION == 3
+    assert json.loads(_arrays(model_file)[_DOCUMENT].tobytes())["format_version"] == 3
+
+
+def _nodes(node, tag):
+    """Every node tagged ``tag`` in a document's ``node`` tree, depth first."""
+    if isinstance(node, list):
+        return [found for item in node for found in _nodes(item, tag)]
+    if not isinstance(node, dict):
+        return []
+    found = [node] if node.get("$") == tag else []
+    return found + [f for value in node.values() for f in _nodes(value, tag)]
+
+
+def _document_of(path):
+    return json.loads(_arrays(path)[_DOCUMENT].tobytes())
+
+
+def test_mostly_zero_arrays_are_stored_as_their_nonzero_entries(fitted, tmp_path):
+    model = pickle.loads(pickle.dumps(fitted["arc-eager-sparse"]))
+    coef = model.coef_
+    assert coef.size == _SPARSE and 0 < np.count_nonzero(coef) < coef.size / 4
+    # entries whose bits are not all zero are kept, -0.0 and NaN included
+    coef[[1, 2]] = [-0.0, np.nan]
+    save(model, tmp_path / "model.npz")
+    document, arrays = _document_of(tmp_path / "model.npz"), _arrays(tmp_path / "model.npz")
+    node = document["model"]["attributes"]["coef_"]
+    assert node["$"] == "sparse_array" and node["shape"] == [_SPARSE]
+    positions, values = arrays[node["positions"]], arrays[node["values"]]
+    assert positions.dtype == np.int32 and positions.size == np.count_nonzero(coef.view(np.uint64))
+    assert values.size < _SPARSE / 4 and 1 in positions and 2 in positions
+    loaded = load(tmp_path / "model.npz")
+    assert loaded.coef_.flags.c_contiguous and loaded.coef_.flags.writeable
+    np.testing.assert_array_equal(loaded.coef_.view(np.uint64), coef.view(np.uint64))
+    # the training state's arrays of the same size too
+    assert len(_nodes(document, "sparse_array")) == 3
+    assert _same(loaded._weights.coef_sum, model._weights.coef_sum)
+
+
+def test_sparse_positions_only_for_large_mostly_zero_numeric_c_ordered_arrays():
+    from skstruct.persistence import _SPARSE_MIN, _sparse_positions
+
+    mostly_zero = np.zeros(_SPARSE_MIN)
+    mostly_zero[[3, 70]] = [1.5, -2.0]
+    np.testing.assert_array_equal(_sparse_positions(mostly_zero), [3, 70])
+    assert _sparse_positions(mostly_zero[:-1]) is None  # too small to gain
+    dense = np.ones(_SPARSE_MIN)
+    dense[: 3 * _SPARSE_MIN // 4 - 1] = 0
+    assert _sparse_positions(dense) is None  # a quarter and one more entry nonzero
+    dense[3 * _SPARSE_MIN // 4 - 1] = 0
+    assert _sparse_positions(dense).size == _SPARSE_MIN // 4
+    grid = np.zeros((256, 256))
+    assert _sparse_positions(grid).size == 0
+    assert _sparse_positions(np.asfortranarray(grid[:, :255])) is None  # layout kept whole
+    assert _sparse_positions(np.zeros(_SPARSE_MIN, dtype="U1")) is None
+
+
+def _moved(positions, at, to):
+    positions = positions.copy()
+    positions[at] = to
+    return positions
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        (lambda node, p, v: {"positions": _moved(p, -1, _SPARSE)}, "outside"),
+        (lambda node, p, v: {"positions": _moved(p, 0, -1)}, "outside"),
+        (lambda node, p, v: {"positions": p.astype(float)}, "float64 positions"),
+        (lambda node, p, v: {"values": v[:-1]}, "positions for"),
+        (lambda node, p, v: {"values": v.astype(np.float32)}, "float32 values"),
+        (lambda node, p, v: node.update(dtype="<U1"), "dtype '<U1' refused"),
+        (lambda node, p, v: node.update(dtype="object"), "dtype 'object' refused"),
+        (lambda node, p, v: node.update(shape=[-1]), r"shape \[-1\] refused"),
+        (lambda node, p, v: node.update(shape="big"), "shape 'big' refused"),
+        (lambda node, p, v: node.update(shape=[4]), "outside"),
+    ],
+)
+def test_forged_sparse_arrays_are_refused(change, message, fitted, tmp_path):
+    path = tmp_path / "model.npz"
+    save(fitted["arc-eager-sparse"], path)
+    node = _document_of(path)["model"]["attributes"]["coef_"]
+    positions, values = _arrays(path)[node["positions"]], _arrays(path)[node["values"]]
+    arrays = change({}, positions, values) or {}
+
+    def forge(document):
+        forged = document["model"]["attributes"]["coef_"]
+        change(forged, positions, values)
+        forged.update({name: f"forged_{name}" for name in arrays})
+
+    _forge(path, forge, **{f"forged_{name}": array for name, array in arrays.items()})
+    with pytest.raises(ModelFormatError, match=message):
+        load(path)
 
 
 def test_the_version_1_helper_writes_the_old_layout(fitted, tmp_path):

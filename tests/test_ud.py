@@ -25,7 +25,8 @@ FILLED = ("upos", "xpos", "feats", "lemma", "head", "deprel")
 
 @pytest.fixture(scope="module")
 def ewt(ewt_head):
-    return ewt_head("train", 300), ewt_head("dev", 150)
+    # sentences of up to 30 words: the grandparent graph parsers' time grows as n**4
+    return ewt_head("train", 300, max_words=30), ewt_head("dev", 150)
 
 
 def _bare(sentences):
@@ -67,8 +68,8 @@ def test_pipeline_fills_every_predicted_column_from_the_forms(ewt):
             assert {k: v for k, v in out.items() if k not in FILLED} == token
             assert set(FILLED) <= set(out)
     scores = conll18_scores(dev, annotated)
-    # measured with 300 training sentences and 2 passes: UPOS 0.87, XPOS 0.87, UFeats 0.88,
-    # Lemmas 0.94, UAS 0.65, LAS 0.57
+    # measured with 300 training sentences (of up to 30 words) and 2 passes: UPOS 0.86,
+    # XPOS 0.86, UFeats 0.87, Lemmas 0.94, UAS 0.65, LAS 0.57
     floors = {"UPOS": 0.83, "XPOS": 0.83, "UFeats": 0.83, "Lemmas": 0.9, "UAS": 0.6, "LAS": 0.5}
     for name, floor in floors.items():
         assert scores[name].f1 > floor, (name, scores[name].f1)
