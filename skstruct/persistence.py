@@ -380,7 +380,7 @@ class _Writer:
         if node is None:
             positions = _sparse_positions(value)
             if positions is None:
-                node = {"$": "array", "key": self._array(value, where)}
+                node = {"$": "array", "key": self._array(value, where)}  # _array holds it
             else:
                 node = {
                     "$": "sparse_array",
@@ -389,8 +389,8 @@ class _Writer:
                     "positions": self._array(positions, where),
                     "values": self._array(value.reshape(-1)[positions], where),
                 }
+                self._held.append(value)
             self._nodes[id(value)] = node
-            self._held.append(value)
         return node
 
     def _array(self, value, where):
