@@ -42,9 +42,8 @@ def main():
         elif name == "both":
             X = analysed + with_tags(analysed, load("tags_5.pkl"))
         else:
-            X = with_tags(analysed, load(f"tags_{int(name[2:])}.pkl"))
-            if more == "refeats":
-                X = refeats(train, analysed, load(f"tags_{int(name[2:])}.pkl"))
+            tags = load(f"tags_{int(name[2:])}.pkl")
+            X = refeats(train, analysed, tags) if more == "refeats" else with_tags(analysed, tags)
         start = time.perf_counter()
         labels = clone(pipeline).fit(X).predict(trees)
         seconds = time.perf_counter() - start
