@@ -8,13 +8,13 @@ go``) are their own scripts. Scripts are labels like any tag, so the tagger sees
 form's affixes, its neighbours and (``columns``) its part of speech.
 """
 
-from collections.abc import Mapping
 from difflib import SequenceMatcher
 
 from .decoders import Viterbi
 from .features import TokenFeatures
 from .learners import StructuredPerceptron
 from .pipeline import ColumnsTagger
+from .utils.validation import check_token_dict
 
 __all__ = ["PredictedLemmas", "apply_edit_script", "edit_script"]
 
@@ -115,7 +115,7 @@ class PredictedLemmas(ColumnsTagger):
         """The sentences with every lemma annotated, and their lemmas' edit scripts."""
         sentences, scripts = [], []
         for i, sentence in enumerate(X):
-            if all(self._lemma(i, token) != "_" for token in sentence):
+            if all(self._lemma(i, pos, token) != "_" for pos, token in enumerate(sentence)):
                 sentences.append(sentence)
                 scripts.append([edit_script(t["form"], t["lemma"]) for t in sentence])
         if not sentences:
@@ -135,11 +135,14 @@ class PredictedLemmas(ColumnsTagger):
         return [[token["lemma"] for token in sentence] for sentence in self.transform(X)]
 
     @staticmethod
-    def _lemma(i, token):
-        if not isinstance(token, Mapping) or not isinstance(token.get("form"), str):
-            raise ValueError(
-                f"Example {i}: {token!r} is not a token dict with a 'form' (CoNLL-U tokens, "
-                f"as load_conllu reads them)."
+    def _lemma(i, pos, token):
+        """Token ``pos`` of sentence ``i``'s lemma, ``"_"`` where it has none."""
+        lemma = check_token_dict(token, i, pos).get("lemma")
+        if lemma is None:
+            return "_"
+        if not isinstance(lemma, str):
+            raise TypeError(
+                f"Example {i}: token {pos} has the lemma {lemma!r}; a lemma is a string "
+                f"(None or '_' where the token has none)."
             )
-        lemma = token.get("lemma")
-        return "_" if lemma is None else lemma
+        return lemma

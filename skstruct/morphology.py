@@ -8,6 +8,8 @@ neighbours and its part of speech, and keeps the sets consistent (no ``Tense``
 without a ``VerbForm`` the treebank never pairs with it).
 """
 
+from collections.abc import Mapping
+
 from sklearn.utils.validation import check_is_fitted
 
 from .decoders import Viterbi
@@ -31,13 +33,37 @@ def feats_label(feats):
     >>> feats_label({"Person": "3", "Number": "Plur"}), feats_label(None)
     ('Number=Plur|Person=3', '_')
     """
-    if feats is None or feats == NONE or feats == {}:
+    if feats is None:
         return NONE
     if isinstance(feats, str):
-        pairs = feats.split("|")
-    else:
+        pairs = feats.split("|") if feats != NONE else []
+    elif isinstance(feats, Mapping):
         pairs = [f"{name}={value}" for name, value in feats.items()]
+    else:
+        raise TypeError(
+            f"FEATS {feats!r}: FEATS is a dict of features (as load_conllu reads them), "
+            f"a 'Name=Value|...' string or None."
+        )
+    if not pairs:
+        return NONE
     return "|".join(sorted(pairs, key=lambda pair: pair.split("=", 1)[0].lower()))
+
+
+def token_feats_label(token, i, pos):
+    """:func:`feats_label` of the ``feats`` of token ``pos`` of sentence ``i``, or an
+    error naming them: a TypeError for a value of another type, a ValueError for pairs
+    without a name and an ``=`` (the label must read back, :func:`feats_of_label`)."""
+    feats = token.get("feats")
+    try:
+        label = feats_label(feats)
+    except TypeError as exc:
+        raise TypeError(f"Example {i}: token {pos} has {exc}") from None
+    if label != NONE and not all(p.partition("=")[0] and "=" in p for p in label.split("|")):
+        raise ValueError(
+            f"Example {i}: token {pos} has FEATS {feats!r}, not Name=Value pairs joined by "
+            f"'|' (a value may be empty)."
+        )
+    return label
 
 
 def feats_of_label(label):
@@ -95,7 +121,7 @@ class PredictedFeats(ColumnsTagger):
         for i, sentence in enumerate(X):
             for pos, token in enumerate(sentence):
                 check_token_dict(token, i, pos)
-            labels.append([feats_label(token.get("feats")) for token in sentence])
+            labels.append([token_feats_label(t, i, pos) for pos, t in enumerate(sentence)])
         return X, labels
 
     def _default_tagger(self):

@@ -18,7 +18,7 @@ from sklearn.utils.validation import check_is_fitted
 from .decoders import Viterbi
 from .features import TokenFeatures
 from .learners import StructuredSVM
-from .morphology import feats_label
+from .morphology import token_feats_label
 from .pipeline import ColumnsTagger
 from .utils.validation import check_sequences, check_token_dict
 
@@ -48,14 +48,19 @@ def _between(upos, head, dependent):
     return f"V{min(verbs, 2)} P{min(marks, 2)} C{min(conjunctions, 1)}"
 
 
-def _field(token, name):
+def _field(token, name, i, pos):
     """A token field as a string feature value (FEATS as its sorted label), None where
-    unannotated."""
+    unannotated; token ``pos`` of sentence ``i`` for error messages."""
     value = token.get(name)
     if name == "form":
         return value.lower()
     if name == "feats":
-        return feats_label(value)
+        return token_feats_label(token, i, pos)
+    if not (value is None or isinstance(value, str)):
+        raise TypeError(
+            f"Example {i}: token {pos} has the {name} {value!r}; PredictedRelations reads "
+            f"its columns as strings (None or '_' where unannotated)."
+        )
     if value is None or value == "_":
         return None
     return value
@@ -107,7 +112,10 @@ def relation_fields(sentence, columns=("upos", "xpos", "lemma", "feats"), i=0):
                 f"head of every word (0 for the root, else 1..{n}): parse first."
             )
         heads.append(int(head))
-    own = [{name: _field(t, name) for name in ("form", *columns)} for t in sentence]
+    own = [
+        {name: _field(t, name, i, pos) for name in ("form", *columns)}
+        for pos, t in enumerate(sentence)
+    ]
     children = [[] for _ in range(n + 1)]
     for d, h in enumerate(heads, start=1):
         children[h].append(d)

@@ -24,7 +24,7 @@ from .parsing import PredictedTrees, graph_parser, graph_perceptron
 from .pipeline import PredictedTags
 from .utils._sklearn_compat import HasMethods, Interval, fit_context
 from .utils.tags import SentencesTransformerTags
-from .utils.validation import check_sequences
+from .utils.validation import check_sequences, check_token_dict
 from .voting import ReversedParser, VotingParser
 
 __all__ = ["UDPipeline"]
@@ -42,6 +42,12 @@ STAGES = (
     ("lemmas", ("lemma",)),
     ("trees", ("head", "deprel")),
 )
+
+
+def _annotated(value):
+    """Whether a token field holds a value (not None, not CoNLL-U's ``_``); never
+    compares a non-string (an array) with ``_``."""
+    return value is not None and not (isinstance(value, str) and value == "_")
 
 
 class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
@@ -167,6 +173,9 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         self : object
         """
         X = check_sequences(X)
+        for i, sentence in enumerate(X):  # before anything reads a field of them
+            for pos, token in enumerate(sentence):
+                check_token_dict(token, i, pos)
         self.corpora_ = [corpus.fit(X) for corpus in self._corpora()]
         fields = self._corpus_fields()
         taken = {"form", *(f for _, filled in STAGES for f in filled)}
@@ -175,7 +184,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
                 f"The corpora fill the fields {fields}: each needs a name of its own, not "
                 f"one of {sorted(taken)} (set CorpusTags' field)."
             )
-        xpos = any(t.get("xpos") not in (None, "_") for s in X for t in s)
+        xpos = any(_annotated(t.get("xpos")) for s in X for t in s)
         stages = {name: self._stage(name, xpos) for name, _ in STAGES}
         read = self._with_corpora(X)
         tagged = stages["tags"].fit(read).transform(read)

@@ -15,6 +15,10 @@ and for trees. Each call must succeed, and then ``predict`` returns one label (o
 head) per token, or raise a TypeError or ValueError with a message; never another
 exception.
 
+(c) The same for :class:`~skstruct.UDPipeline`: annotated CoNLL-U sentences, clean, with
+one defect or wild, to ``fit``, and ``transform`` of the same sentences bare, of others
+and of wild ones; an annotation is one tree (head and relation per word) per sentence.
+
 Everything is deterministic (fixed seeds, ``derandomize=True``). The number of inputs
 tried is counted in :data:`COUNTS` and recorded per test (``record_property``); each
 test checks the counts of its own inputs after the last of them.
@@ -42,6 +46,7 @@ from skstruct import (
     ParameterMixing,
     StructuredPerceptron,
     StructuredSVM,
+    UDPipeline,
 )
 from skstruct.datasets import ConllFormatError, load_conll, load_conllu
 from tests import naive
@@ -52,6 +57,7 @@ COUNTS = Counter()
 N_CONLL_FILES = 1500  # per reader
 N_CHAIN_EXAMPLES = 500
 N_TREE_EXAMPLES = 400
+N_UD_EXAMPLES = 100
 SECONDS_PER_CALL = 10  # a call that takes longer counts as a hang
 
 
@@ -643,7 +649,7 @@ def _fuzz_parsers(data, other):
     _fuzz_learners(_tree_learners(), X, y, other[0], parses=True, kind="tree")
 
 
-def _run_and_count(fuzz, kind, n_examples, record_property):
+def _run_and_count(fuzz, kind, n_examples, record_property, fits_per_example=4):
     """Run every example of ``fuzz`` (hypothesis), then check what they tried: in the
     same test, so that the counts never depend on which xdist worker ran what."""
     before = Counter(COUNTS)
@@ -651,7 +657,7 @@ def _run_and_count(fuzz, kind, n_examples, record_property):
     counts = {k: n - before[k] for k, n in COUNTS.items() if k.startswith(kind)}
     for key, n in sorted(counts.items()):
         record_property(key, n)
-    assert counts[f"{kind} fit"] >= 4 * n_examples, counts
+    assert counts[f"{kind} fit"] >= fits_per_example * n_examples, counts
     assert counts.get(f"{kind} fit: ok", 0) > 0, counts
     assert counts.get(f"{kind} fit: ValueError", 0) > 0, counts
     return counts
@@ -664,3 +670,76 @@ def test_random_nested_inputs_to_chain_learners(record_property):
 
 def test_random_nested_inputs_to_parsers(record_property):
     _run_and_count(_fuzz_parsers, "tree", N_TREE_EXAMPLES, record_property)
+
+
+# -- (c) the UD pipeline: CoNLL-U token dicts with every field it learns ---------------------
+
+_UD_FILLED = ("upos", "xpos", "feats", "lemma", "head", "deprel")
+
+
+@st.composite
+def _clean_ud_data(draw):
+    words = st.fixed_dictionaries(
+        {
+            "form": st.sampled_from(["the", "dog", "barks", "é", "Runs"]),
+            "lemma": st.sampled_from(["the", "dog", "bark", "run"]),
+            "upos": st.sampled_from(["DET", "NOUN", "VERB"]),
+            "xpos": st.sampled_from(["DT", "NN", "VBZ", None]),
+            "feats": st.sampled_from([None, {}, {"Number": "Sing"}, "Number=Plur|Person=3"]),
+            "deprel": st.sampled_from(["det", "nsubj", "root", "obj"]),
+        }
+    )
+    X = draw(st.lists(st.lists(words, min_size=1, max_size=5), min_size=1, max_size=5))
+    for sentence in X:
+        for token, head in zip(sentence, draw(_projective_tree(len(sentence)))):
+            token["head"] = head
+    return X
+
+
+@st.composite
+def ud_inputs(draw):
+    """Annotated sentences: clean, with one defect anywhere, with one field of one token
+    replaced by anything (the pipeline reads every field), or wild."""
+    mode = draw(st.sampled_from(["clean", "defect", "field", "field", "wild"]))
+    if mode == "wild":
+        return draw(_sequence(_sequence(_tree_tokens, 1), 1))
+    X = draw(_clean_ud_data())
+    if mode == "field":
+        sentence = draw(st.sampled_from(X))
+        token = draw(st.sampled_from(sentence))
+        token[draw(st.sampled_from(["form", *_UD_FILLED]))] = draw(_leaves | nested)
+        return X
+    return draw(_one_defect([X]))[0] if mode == "defect" else X
+
+
+def _unannotated(X):
+    """``X`` without the fields the pipeline fills, where it is sentences of dicts."""
+    try:
+        return [[{k: v for k, v in t.items() if k not in _UD_FILLED} for t in s] for s in X]
+    except (AttributeError, TypeError):
+        return X
+
+
+@settings(_fuzz_settings, max_examples=N_UD_EXAMPLES)
+@given(data=ud_inputs(), other=ud_inputs())
+def _fuzz_ud_pipeline(data, other):
+    fitted = _attempt("ud fit", UDPipeline(max_iter=1, random_state=0).fit, data)
+    if fitted is None:
+        return
+    for n, X in enumerate((_unannotated(data), _unannotated(other), other)):
+        annotated = _attempt("ud transform", fitted.transform, X)
+        if annotated is None:
+            assert n, "fitted on the sentences but cannot annotate them"
+            continue
+        assert type(annotated) is list and len(annotated) == len(X)
+        for sentence, out in zip(X, annotated):
+            heads = [token["head"] for token in out]
+            assert len(out) == len(sentence) and naive.is_tree([-1, *heads])
+            assert all(isinstance(token["deprel"], str) for token in out)
+
+
+def test_random_nested_inputs_to_the_ud_pipeline(record_property):
+    counts = _run_and_count(
+        _fuzz_ud_pipeline, "ud", N_UD_EXAMPLES, record_property, fits_per_example=1
+    )
+    assert counts.get("ud transform: ok", 0) > 0, counts

@@ -54,7 +54,11 @@ def test_a_tagger_can_be_given():
 
 
 def test_bad_input_is_named():
-    with pytest.raises(ValueError, match="Example 0: 'dogs' is not a token dict"):
+    with pytest.raises(ValueError, match=r"Example 0: token 0 \('dogs'\) is not a token dict"):
         PredictedLemmas().fit([["dogs"]])
+    ran = {"form": "ran", "lemma": "run"}
+    for lemma in (0, ["dog"], b"dog", {"lemma": "dog"}):  # not str: no edit script
+        with pytest.raises(TypeError, match=r"Example 1: token 0 has the lemma .*a lemma is a"):
+            PredictedLemmas().fit([[ran], [{"form": "dogs", "lemma": lemma}]])
     with pytest.raises(ValueError, match="No sentence of X has every lemma annotated"):
         PredictedLemmas().fit([[{"form": "dogs", "lemma": None}]])

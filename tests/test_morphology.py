@@ -30,3 +30,21 @@ def test_the_morphological_tagger_learns_english_ewt(ewt_head):
 def test_bad_input_is_named():
     with pytest.raises(ValueError, match=r"Example 0: token 1 \('bark'\) is not a token dict"):
         PredictedFeats().fit([[{"form": "dogs"}, "bark"]])
+    dogs = {"form": "dogs", "feats": {"Number": "Plur"}}
+    for feats, error, message in [
+        (1.5, TypeError, "FEATS 1.5: FEATS is a dict of features"),
+        (["Number=Sing"], TypeError, r"FEATS \['Number=Sing'\]: FEATS is a dict of features"),
+        ("Number", ValueError, "FEATS 'Number', not Name=Value pairs"),  # never reads back
+        ("Number=Sing|", ValueError, r"FEATS 'Number=Sing\|', not Name=Value pairs"),
+        ("", ValueError, "FEATS '', not Name=Value pairs"),
+    ]:
+        with pytest.raises(error, match=f"Example 1: token 0 has {message}"):
+            PredictedFeats().fit([[dogs], [{"form": "cat", "feats": feats}]])
+
+
+def test_feats_labels_read_back():
+    # what load_conllu reads from a CoNLL-X FEATS column ("soort|ev") has empty values
+    for feats in ({"Number": "Plur", "Case": "Nom"}, {"soort": "", "ev": ""}, None):
+        assert feats_of_label(feats_label(feats)) == feats
+    assert feats_label("_") == feats_label({}) == "_"
+    assert feats_label("Number=Plur|Case=Nom") == "Case=Nom|Number=Plur"

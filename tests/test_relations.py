@@ -122,14 +122,42 @@ def test_the_labeller_learns_english_ewt(ewt_head):
 
 
 @pytest.mark.parametrize(
-    "sentence, message",
+    "sentence, error, message",
     [
-        ([{"form": "dogs", "head": 0, "deprel": "root"}, "bark"], r"Example 0: token 1 \('bark'\)"),
-        ([{"form": "dogs", "head": 3, "deprel": "root"}], r"Example 0: token 0 has head 3"),
-        ([{"form": "dogs", "deprel": "root"}], r"Example 0: token 0 has head None.*parse first"),
-        ([{"form": "dogs", "head": 0}], r"Example 0: token 0 has no 'deprel'"),
+        (
+            [{"form": "dogs", "head": 0, "deprel": "root"}, "bark"],
+            ValueError,
+            r"Example 0: token 1 \('bark'\)",
+        ),
+        (
+            [{"form": "dogs", "head": 3, "deprel": "root"}],
+            ValueError,
+            r"Example 0: token 0 has head 3",
+        ),
+        (
+            [{"form": "dogs", "deprel": "root"}],
+            ValueError,
+            r"Example 0: token 0 has head None.*parse first",
+        ),
+        ([{"form": "dogs", "head": 0}], ValueError, r"Example 0: token 0 has no 'deprel'"),
+        (
+            [
+                {"form": "dogs", "head": 2, "deprel": "nsubj"},
+                {"form": "bark", "head": 0, "deprel": "root", "feats": 1.5},
+            ],
+            TypeError,
+            r"Example 0: token 1 has FEATS 1.5: FEATS is a dict",
+        ),
+        (
+            [
+                {"form": "dogs", "head": 2, "deprel": "nsubj", "upos": ["NOUN"]},
+                {"form": "bark", "head": 0, "deprel": "root", "upos": "VERB"},
+            ],
+            TypeError,
+            r"Example 0: token 0 has the upos \['NOUN'\]; PredictedRelations reads its",
+        ),
     ],
 )
-def test_bad_input_is_named(sentence, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_input_is_named(sentence, error, message):
+    with pytest.raises(error, match=message):
         PredictedRelations().fit([sentence])

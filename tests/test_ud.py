@@ -107,6 +107,14 @@ def test_pipeline_names_a_missing_annotation():
         UDPipeline(max_iter=1).fit(X)
     with pytest.raises(ValueError, match=r"Example 0: token 0 has a tab in a tag"):
         UDPipeline(max_iter=1).fit([[{**X[0][0], "xpos": "N\tN"}]])
+    # checked before any stage reads a field (found by fuzzing: AttributeErrors before)
+    with pytest.raises(ValueError, match=r"Example 1: token 0 \(7\) is not a token dict"):
+        UDPipeline(max_iter=1).fit([X[0], [7]])
+    tagged = [[{**t, "xpos": t.get("xpos", "VBP")} for t in X[0]]]
+    with pytest.raises(TypeError, match=r"Example 0: token 1 has the lemma 3; a lemma is a"):
+        UDPipeline(max_iter=1).fit([[tagged[0][0], {**tagged[0][1], "lemma": 3}]])
+    with pytest.raises(TypeError, match=r"Example 0: token 0 has FEATS True: FEATS is a dict"):
+        UDPipeline(max_iter=1).fit([[{**tagged[0][0], "feats": True}, tagged[0][1]]])
 
 
 def _voters(voting):
