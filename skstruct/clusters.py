@@ -193,8 +193,10 @@ class WordClusters(SentencesTransformerTags, TransformerMixin, BaseEstimator):
 
     @staticmethod
     def _sentences(X, name):
+        if isinstance(X, list | tuple) and not X:  # one of X and the corpus may be empty
+            return []
         sentences = []
-        for i, sentence in enumerate(check_sequences(X) if len(X) else []):
+        for i, sentence in enumerate(check_sequences(X, name=name)):
             words = _words(sentence)
             if words is None:
                 raise ValueError(

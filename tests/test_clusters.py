@@ -93,6 +93,23 @@ def test_bad_input_is_named(X, corpus, message):
         WordClusters(min_count=2).fit(X, corpus=corpus)
 
 
+@pytest.mark.parametrize(
+    "X, corpus, message",
+    [
+        (None, None, "X must be a list of sequences, got NoneType"),
+        (True, None, "X must be a list of sequences, got bool"),
+        ("a b", None, "X must be a list of sequences, got str"),
+        ([], 7, "corpus must be a list of sequences, got int"),
+        ([], ["a b"], r"corpus\[0\] must be a sequence \(list, tuple or 1-D array\)"),
+    ],
+)
+def test_what_is_no_list_of_sentences_is_named(X, corpus, message):
+    # found by fuzzing: len(X) raised before any check ("object of type 'NoneType' has no
+    # len()"), and a corpus's errors were named X
+    with pytest.raises(TypeError, match=message):
+        WordClusters(min_count=1).fit(X, corpus=corpus)
+
+
 def test_transform_names_a_bad_token():
     clusters = WordClusters(n_clusters=2, min_count=1, random_state=0).fit([], corpus=CORPUS)
     with pytest.raises(ValueError, match=r"Example 0: token 1 \('cat'\)"):
