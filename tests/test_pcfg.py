@@ -123,6 +123,30 @@ def test_the_pcfg_parses_what_it_was_trained_on():
         model.predict([[{"form": "big", "xpos": "JJ"}]])
     with pytest.raises(ValueError, match="Example 0: the words of X\\[0\\]"):
         PCFG().fit(X, trees[::-1])
+    # the discriminative parsers' input: (word, tag) pairs and bracketed strings too
+    pairs = [tree.pos() for tree in trees]
+    assert PCFG().fit(pairs, [str(t) for t in trees]).predict(pairs) == trees
+
+
+@pytest.mark.parametrize(
+    "call, error, match",
+    [  # found by fuzzing: len() and iteration errors of Python before any check
+        (lambda: PCFG().fit(None, []), TypeError, "X must be a list of sentences, got NoneType"),
+        (lambda: PCFG().fit([1.5], ["( (NN x) )"]), TypeError, r"Example 0: X\[0\] must be a"),
+        (lambda: PCFG().fit([], []), ValueError, "X is empty"),
+        (lambda: PCFG().fit([[("x", "NN")]], 3), TypeError, "y must be a list of trees"),
+        (lambda: PCFG().fit([[("x", "NN")]], ["( (NN x)"]), ValueError, r"y\[0\] is no tree"),
+        (lambda: _fitted().predict([True]), TypeError, r"Example 0: X\[0\] must be a list"),
+        (lambda: _fitted().predict([[]]), ValueError, r"Example 0: X\[0\] is an empty sentence"),
+    ],
+)
+def test_bad_input_is_named(call, error, match):
+    with pytest.raises(error, match=match):
+        call()
+
+
+def _fitted():
+    return PCFG().fit([[("x", "NN")]], ["( (S (NN x)) )"])
 
 
 def _rule_counts(grammar, tags, weighted_trees):

@@ -7,24 +7,8 @@ from sklearn.utils.validation import check_is_fitted
 
 from .._kernels import cky as _cky
 from ..metrics import bracket_f1_score
-from ..trees import Grammar, Tree, TreeTransform, normalize
-
-
-def _tagged(sentence, i, name):
-    """``(words, tags)`` of one sentence of token dicts."""
-    words, tags = [], []
-    for j, token in enumerate(sentence):
-        if not isinstance(token, dict):
-            raise TypeError(
-                f"Example {i}: {name}[{i}][{j}] must be a token dict with a form and a tag "
-                f"('xpos' or 'pos'), got {type(token).__name__}."
-            )
-        tag = token.get("xpos", token.get("pos"))
-        if tag is None:
-            raise ValueError(f"Example {i}: {name}[{i}][{j}] has no tag ('xpos' or 'pos').")
-        words.append(str(token.get("form", "")))
-        tags.append(str(tag))
-    return words, tags
+from ..tasks.constituency import Constituency, tagged_words
+from ..trees import Grammar, Tree, TreeTransform
 
 
 class PCFG(BaseEstimator):
@@ -65,20 +49,10 @@ class PCFG(BaseEstimator):
         self.vertical = vertical
 
     def fit(self, X, y):
-        """Count the rules of the binarised trees ``y`` (``X``: their tagged words,
-        checked against the trees' words)."""
-        if len(X) != len(y):
-            raise ValueError(f"X and y have different numbers of examples: {len(X)} and {len(y)}.")
-        for i, (sentence, tree) in enumerate(zip(X, y)):
-            words, _ = _tagged(sentence, i, "X")
-            if not isinstance(tree, Tree):
-                raise TypeError(f"Example {i}: y[{i}] is a {type(tree).__name__}, not a Tree.")
-            normal = normalize(tree)
-            if normal is None or normal.leaves() != words:
-                raise ValueError(
-                    f"Example {i}: the words of X[{i}] are not those of the tree y[{i}] "
-                    f"(empty elements left out)."
-                )
+        """Count the rules of the binarised trees ``y`` (Trees or bracketed strings;
+        ``X``: their tagged words, token dicts or ``(word, tag)`` pairs, checked against
+        the trees' words as the discriminative parsers check them)."""
+        X, y = Constituency().check_examples(X, y)
         self.transform_ = TreeTransform(self.horizontal, self.vertical).fit(y)
         self.grammar_ = Grammar.count(self.transform_.transform(y))
         self._log_probabilities = self.grammar_.log_probabilities()
@@ -90,8 +64,8 @@ class PCFG(BaseEstimator):
         grammar = self.grammar_
         binary, unary, root = self._log_probabilities
         out, unparsed = [], 0
-        for i, sentence in enumerate(X):
-            words, tags = _tagged(sentence, i, "X")
+        for i, sentence in enumerate(Constituency().check_inputs(X)):
+            words, tags = tagged_words(sentence, i)
             unknown = [tag for tag in tags if tag not in grammar.tags]
             if unknown:
                 raise ValueError(
