@@ -28,7 +28,7 @@ from .learners import StructuredPerceptron
 from .metrics import evalb
 from .trees import Tree
 from .utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
-from .utils.validation import check_sequences
+from .utils.validation import _as_list, check_sequences
 
 __all__ = ["JackknifedLists", "NBestReranker"]
 
@@ -235,12 +235,17 @@ class NBestReranker(BaseEstimator):
         self.base_scale_ = self._base_scale(candidates)
         dev = {}
         if X_dev is not None:
-            X_dev, y_dev = check_sequences(X_dev, name="X_dev"), _outputs(y_dev)
+            X_dev, y_dev = check_sequences(X_dev, name="X_dev"), _outputs(y_dev, "y_dev")
+            if len(X_dev) != len(y_dev):  # zip would cut the longer one short
+                raise ValueError(
+                    f"X_dev has {len(X_dev)} sentences and y_dev {len(y_dev)} outputs."
+                )
             lists = self.base_.predict_nbest(X_dev, k=self.n_best)
             dev["X_dev"] = self._candidate_features(X_dev, lists)
             dev["y_dev"] = [[_loss(output, gold, i) for output, _ in best]
                             for i, (best, gold) in enumerate(zip(lists, y_dev))]  # fmt: skip
-        self.reranker_ = learner.fit(self._candidate_features(X, candidates), losses, **dev)
+        rows = self._candidate_features(X, candidates, examples=listed)
+        self.reranker_ = learner.fit(rows, losses, **dev)
         return self
 
     def predict(self, X):
@@ -309,14 +314,19 @@ class NBestReranker(BaseEstimator):
         spread = float(gaps.std()) if gaps.size else 0.0
         return 1.0 / spread if spread > 0 else 1.0
 
-    def _candidate_features(self, X, candidates):
-        """Per sentence, the feature dicts of its candidates."""
+    def _candidate_features(self, X, candidates, examples=None):
+        """Per sentence, the feature dicts of its candidates; ``examples``: the
+        sentences' indices for error messages (default ``0, 1, ...``)."""
         rows = []
-        for x, best in zip(X, candidates):
+        for i, x, best in zip(range(len(X)) if examples is None else examples, X, candidates):
             top = best[0][1]
             sentence = []
             for rank, (output, score) in enumerate(best):
-                features = dict(self.features(x, output))
+                try:
+                    features = dict(self.features(x, output))
+                except (TypeError, ValueError) as exc:  # the extractor reads more of X
+                    error = TypeError if isinstance(exc, TypeError) else ValueError
+                    raise error(f"Example {i}: {exc}") from exc
                 # a list of one flat tree scores -inf: its gap is 0
                 gap = float(score - top) if score != top else 0.0
                 features["base_score"] = self.base_scale_ * gap
@@ -347,9 +357,17 @@ def _list_fold(base, X, y, train, test, n_best):
     return lists
 
 
-def _outputs(y):
-    """``y`` as a list, bracketed strings read as trees."""
-    return [Tree.fromstring(t) if isinstance(t, str) else t for t in y]
+def _outputs(y, name="y"):
+    """``y`` as a list, bracketed strings read as trees (errors name the example)."""
+    outputs = []
+    for i, output in enumerate(_as_list(y, name)):
+        if isinstance(output, str):
+            try:
+                output = Tree.fromstring(output)
+            except ValueError as exc:
+                raise ValueError(f"Example {i}: {name}[{i}] is no tree: {exc}") from None
+        outputs.append(output)
+    return outputs
 
 
 def _loss(output, gold, i):

@@ -251,6 +251,24 @@ def test_reranker_refuses_bad_settings_clearly():
         NBestReranker(object(), DependencyTreeFeatures()).fit(X, y)
 
 
+def test_reranker_names_bad_outputs_and_the_example_its_features_refuse():
+    # found by fuzzing: Python's iteration errors, an unnamed tree error, an unnamed
+    # extractor error, and a held-out set zip() cut short
+    X, y = _treebank(10)
+    for bad, kind in [(None, "NoneType"), (3, "int"), (np.array(1), "ndarray")]:
+        with pytest.raises(TypeError, match=f"y must be a list of sequences, got {kind}"):
+            _reranker().fit(X, bad)
+    with pytest.raises(ValueError, match=r"Example 2: y\[2\] is no tree: tree: expected"):
+        _reranker().fit(X, [*y[:2], "heads", *y[3:]])
+    words = [[{"w": "Ana"}, {"w": "ríe"}], [{"w": "Eva"}], [{"w": "Ana"}]]
+    tags = [["B-PER", "O"], ["B-PER"], ["B-PER"]]
+    tagger = StructuredPerceptron(max_iter=1, random_state=0)
+    with pytest.raises(ValueError, match="Example 0: Token 0 has no word under 'form'"):
+        NBestReranker(tagger, EntityFeatures(), n_best=2, cv=2).fit(words, tags)
+    with pytest.raises(ValueError, match="X_dev has 2 sentences and y_dev 1 outputs"):
+        _reranker().fit(X, y, X_dev=X[:2], y_dev=y[:1])
+
+
 def test_reranker_saves_and_loads(tmp_path):
     X, y = _treebank(30)
     reranker = _reranker().fit(X, y)
