@@ -28,7 +28,7 @@ from .learners import StructuredPerceptron
 from .metrics import evalb
 from .trees import Tree
 from .utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
-from .utils.validation import _as_list, check_sequences
+from .utils.validation import as_list, check_sequences
 
 __all__ = ["JackknifedLists", "NBestReranker"]
 
@@ -360,7 +360,7 @@ def _list_fold(base, X, y, train, test, n_best):
 def _outputs(y, name="y"):
     """``y`` as a list, bracketed strings read as trees (errors name the example)."""
     outputs = []
-    for i, output in enumerate(_as_list(y, name)):
+    for i, output in enumerate(as_list(y, name)):
         if isinstance(output, str):
             try:
                 output = Tree.fromstring(output)

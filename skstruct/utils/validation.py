@@ -12,8 +12,19 @@ import numpy as np
 CHUNK_SIZE = 4096
 
 
-def _as_list(X, name):
-    """``X`` as a list of examples, or a TypeError saying what was expected instead."""
+def as_list(X, name="X"):
+    """``X`` as a list of examples (a list, tuple, array or pandas column of them), or a
+    TypeError saying what was expected instead; nothing about the examples is checked.
+
+    Examples
+    --------
+    >>> as_list((["a"], ["b"]))
+    [['a'], ['b']]
+    >>> as_list(None, "y")
+    Traceback (most recent call last):
+    ...
+    TypeError: y must be a list of sequences, got NoneType.
+    """
     if isinstance(X, list):
         return X
     if isinstance(X, tuple):
@@ -85,7 +96,7 @@ def check_sequences(X, *, name="X"):
     ...
     ValueError: X[1] is an empty sequence; every sequence needs at least one token.
     """
-    X = _as_list(X, name)
+    X = as_list(X, name)
     if not X:
         raise ValueError(f"{name} is empty: it needs at least one sequence.")
     for i, seq in enumerate(X):
