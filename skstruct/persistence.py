@@ -150,6 +150,7 @@ _ESTIMATORS = _Classes(
         "skstruct.ud": ["UDPipeline"],
         "skstruct.voting": ["ReversedParser", "VotingParser"],
         "skstruct.corpus_tags": ["CorpusTags"],
+        "skstruct.clusters": ["WordClusters"],
         "skstruct.reranking": ["NBestReranker"],
         "skstruct.updates": [
             "StandardUpdate",

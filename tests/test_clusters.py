@@ -4,7 +4,7 @@ neighbours share a cluster, and the field it fills."""
 import numpy as np
 import pytest
 
-from skstruct import WordClusters
+from skstruct import WordClusters, load, save
 from skstruct.clusters import BOUNDARY, UNKNOWN, _context_counts, _ppmi
 
 CORPUS = [["the", "dog", "barks"], ["the", "cat", "barks"], ["a", "dog", "sleeps"],
@@ -108,6 +108,18 @@ def test_what_is_no_list_of_sentences_is_named(X, corpus, message):
     # len()"), and a corpus's errors were named X
     with pytest.raises(TypeError, match=message):
         WordClusters(min_count=1).fit(X, corpus=corpus)
+
+
+def test_fitted_clusters_save_and_load(tmp_path):
+    # WordClusters was the one public estimator skstruct.save refused
+    clusters = WordClusters(n_clusters=3, n_components=3, min_count=1, random_state=1)
+    clusters.fit([], corpus=CORPUS)
+    save(clusters, tmp_path / "clusters.npz")
+    loaded = load(tmp_path / "clusters.npz")
+    assert loaded.clusters_ == clusters.clusters_
+    assert loaded.get_params() == clusters.get_params()
+    X = [[{"form": word} for word in sentence] + [{"form": "unseen"}] for sentence in CORPUS]
+    assert loaded.transform(X) == clusters.transform(X)
 
 
 def test_transform_names_a_bad_token():
