@@ -58,7 +58,7 @@ def token_feats_label(token, i, pos):
         label = feats_label(feats)
     except TypeError as exc:
         raise TypeError(f"Example {i}: token {pos} has {exc}") from None
-    if label != NONE and not all(p.partition("=")[0] and "=" in p for p in label.split("|")):
+    if label != NONE and not all(pair.find("=") > 0 for pair in label.split("|")):
         raise ValueError(
             f"Example {i}: token {pos} has FEATS {feats!r}, not Name=Value pairs joined by "
             f"'|' (a value may be empty)."

@@ -49,6 +49,7 @@ from skstruct import (
     UDPipeline,
 )
 from skstruct.datasets import ConllFormatError, load_conll, load_conllu
+from skstruct.ud import STAGES
 from tests import naive
 
 #: Inputs tried, per kind ("conll", "conllu", "chain fit", ...), and their outcomes.
@@ -674,7 +675,8 @@ def test_random_nested_inputs_to_parsers(record_property):
 
 # -- (c) the UD pipeline: CoNLL-U token dicts with every field it learns ---------------------
 
-_UD_FILLED = ("upos", "xpos", "feats", "lemma", "head", "deprel")
+#: The fields the pipeline's stages fill (all but the form).
+_UD_FILLED = tuple(field for _, fields in STAGES for field in fields)
 
 
 @st.composite
