@@ -43,11 +43,11 @@ from skstruct import (
 )
 from skstruct.datasets import fetch_treebank
 from skstruct.features import ConstituentTreeFeatures
+from skstruct.features.constituent_global import _PUNCTUATION, _length_bin
 from skstruct.metrics import evalb
 
 LISTS = os.environ.get("LISTS", "/tmp/exp/cons20.pkl")
 CACHE = os.environ.get("CACHE", "/tmp/exp/cons_cache.pkl")
-PUNCTUATION = frozenset({",", ":", "``", "''", ".", "-LRB-", "-RRB-", "#", "$"})
 LIBRARY_CLASSES = frozenset({
     "rule", "rule^", "hrule", "heavy", "edge", "edgew", "ngram", "dep", "depw", "word",
     "copar", "copar_len", "copar_kids", "size", "rbranch", "rbranch_off",
@@ -59,13 +59,6 @@ LEARNERS = {
     "crf": lambda e, C: ConditionalRandomField(BestCandidate(), max_iter=e),
     "eg": lambda e, C: ExponentiatedGradientSSVM(BestCandidate(), C=C, max_iter=e, random_state=0),
 }
-
-
-def _length_bin(length):
-    """Charniak & Johnson's length bins, as the library's classes use them."""
-    if length <= 4:
-        return str(length)
-    return "5-6" if length <= 6 else "7-10" if length <= 10 else "11+"
 
 
 def _distance_bin(d):
@@ -114,7 +107,7 @@ class Extended(ConstituentTreeFeatures):
         counts[f"nbr={label}|{_length_bin(node.end - node.start)}|{before}|{after}"] += 1
         labels = " ".join(c.label for c in kids)
         counts[f"rulew={label}>{labels}|{lower[node.head]}"] += 1
-        first, last = tags[node.start] in PUNCTUATION, tags[node.end - 1] in PUNCTUATION
+        first, last = tags[node.start] in _PUNCTUATION, tags[node.end - 1] in _PUNCTUATION
         counts[f"pedge={label}|{first}|{last}"] += 1
         for child in kids:
             self._extra(child, node, tags, lower, counts)
@@ -228,7 +221,7 @@ def main(specs, cv):
                 chosen[test] = model.predict([X[i] for i in test])
             line += f"  cv F1 {f1(brackets, chosen):.2f}"
         print(f"{line}  ({time.time() - start:.0f} s)", flush=True)
-    first, *others = choices
+    first, *others = choices or [None]  # without --cv there are no choices to compare
     for other in others:
         share = paired_bootstrap(brackets, choices[first], choices[other])
         print(f"cv: {other} beats {first} in {100 * share:.1f} % of 2,000 resamples")
