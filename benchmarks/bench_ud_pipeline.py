@@ -68,6 +68,13 @@ def main():
         help="tagged corpora whose word tags the tagger reads, comma-separated, or 'none' "
         "(default, as the command line's: brown,conll2000 on English, none on Spanish)",
     )
+    parser.add_argument(
+        "--cv",
+        type=int,
+        default=None,
+        help="the later stages learn from tags cross-fitted by this many folds "
+        "(UDPipeline's cv; default: its)",
+    )
     args = parser.parse_args()
     if args.corpora is None:
         args.corpora = "brown,conll2000" if args.treebank == "en_ewt" else "none"
@@ -82,7 +89,8 @@ def main():
         splits = {"test": fetch_conll2007("es", "test", labelled=True).data}
     trees = {} if args.order is None else {"order": args.order}
     print(f"{args.treebank}: {len(train)} training sentences, epochs {args.epochs or 'default'}, "
-          f"parser {trees or 'default'}, corpora {corpora or 'none'}", flush=True)  # fmt: skip
+          f"parser {trees or 'default'}, corpora {corpora or 'none'}, cv {args.cv}",
+          flush=True)  # fmt: skip
 
     def make_trees():
         if not trees:
@@ -91,7 +99,12 @@ def main():
 
     ud, seconds = timed(
         lambda: UDPipeline(
-            trees=make_trees(), corpora=corpora, max_iter=args.epochs, n_jobs=2, random_state=0
+            trees=make_trees(),
+            corpora=corpora,
+            cv=args.cv,
+            max_iter=args.epochs,
+            n_jobs=2,
+            random_state=0,
         ).fit(train)
     )
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux

@@ -5,13 +5,17 @@ The stages run in a fixed order, each reading what the ones before it predicted:
 part-of-speech tagger (UPOS and XPOS as one joint tag) reads the forms; the
 morphological tagger (UPOS and XPOS) and the lemmatiser (UPOS) read the predicted tags;
 the parser reads all four; the relation labeller reads the parser's heads. Each stage
-learns from the gold fields it fills.
+learns from the gold fields it fills; the parser and the labeller learn from tags
+cross-fitted on the training sentences, as wrong as the tags they will read.
 """
 
 from numbers import Integral
 
+import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.model_selection import KFold, check_cv
+from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
 from .corpus_tags import SOURCES, CorpusTags
@@ -22,7 +26,7 @@ from .lemmas import PredictedLemmas
 from .morphology import PredictedFeats
 from .parsing import PredictedTrees, graph_parser, graph_perceptron
 from .pipeline import PredictedTags
-from .utils._sklearn_compat import HasMethods, Interval, fit_context
+from .utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from .utils.tags import SentencesTransformerTags
 from .utils.validation import check_sequences, check_token_dict
 from .voting import ReversedParser, VotingParser
@@ -35,6 +39,10 @@ __all__ = ["UDPipeline"]
 #: 94.62/94.21 for the averaged perceptron (10 epochs; 15 gave 94.51/94.08).
 TAGGER_C, TAGGER_PASSES = 0.3, 20
 
+#: The folds of ``cv="auto"``: on English-EWT dev the parser learnt better from five-fold
+#: cross-fitted tags than from the tagger's own output (see ``cv``).
+AUTO_FOLDS = 5
+
 #: The stages, in the order they run, and the fields they fill.
 STAGES = (
     ("tags", ("upos", "xpos")),
@@ -42,6 +50,12 @@ STAGES = (
     ("lemmas", ("lemma",)),
     ("trees", ("head", "deprel")),
 )
+
+
+def _tag_fold(tagger, X, train, test):
+    """A clone of ``tagger`` trained on ``X[train]`` tags ``X[test]``."""
+    fitted = clone(tagger).fit([X[i] for i in train])
+    return fitted.transform([X[i] for i in test])
 
 
 def _annotated(value):
@@ -55,7 +69,8 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
     DEPREL predicted from the forms.
 
     ``fit`` trains every stage on the gold annotation of ``X``, reading the fields
-    the stages before it fill as they predict them (on their own training sentences,
+    the stages before it fill as they predict them (the parser reads cross-fitted tags,
+    see ``cv``; the other stages the tagger's own output on its training sentences,
     nearly gold); ``transform`` returns copies of the sentences with all six fields
     predicted, the other fields (``id``, ``form``, ``deps``, ``misc``) as they were.
 
@@ -96,6 +111,21 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         annotation from 87.66 to 87.84; it is the command line's default, not this
         class's, because it reads the Brown corpus and CoNLL-2000 (downloaded where
         ``$SKSTRUCT_DATA`` does not have them).
+    cv : "auto", int, cross-validation splitter or None, default="auto"
+        Which tags of its training sentences the parser (and its relation labeller)
+        learns from: cross-fitted (jack-knifed) tags, each fold tagged by a tagger
+        trained on the other folds, with FEATS and lemmas predicted from them, so that
+        it learns from tags as wrong as the ones it will read (an int ``k``: ``KFold``
+        over shuffled sentences, seeded by ``random_state``; ``"auto"``: five folds, or
+        as ``None`` where ``X`` has fewer than five sentences); ``None``: the tagger's
+        own output on them, after it trained on them (nearly gold). The morphological
+        tagger and the lemmatiser learn from the tagger's own output either way. It
+        costs ``k`` more tagger fits, beside each other and the final tagger with
+        ``n_jobs``. On English-EWT dev five folds raised the pipeline's UAS / LAS from
+        85.94 / 82.50 to 86.12 / 82.67 (86.09 / 82.60 with the morphological tagger and
+        the lemmatiser learning from the cross-fitted tags too, which cost AllTags 0.19).
+        An int keeps the model savable by :func:`~skstruct.save` (a splitter object is
+        not data).
     max_iter : int or None, default=None
         Epochs (passes of the structured SVMs) of every default stage; ``None`` means
         each one's own: 20 passes of the tagger, 10 for the others.
@@ -130,6 +160,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
     _parameter_constraints: dict = {
         **{name: [HasMethods(["fit", "transform"]), None] for name, _ in STAGES},
         "corpora": ["array-like", None],
+        "cv": [StrOptions({"auto"}), "cv_object", None],
         "max_iter": [Interval(Integral, 1, None, closed="left"), None],
         "n_jobs": [Integral, None],
         "random_state": ["random_state"],
@@ -143,6 +174,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         trees=None,
         *,
         corpora=None,
+        cv="auto",
         max_iter=None,
         n_jobs=None,
         random_state=None,
@@ -152,6 +184,7 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         self.lemmas = lemmas
         self.trees = trees
         self.corpora = corpora
+        self.cv = cv
         self.max_iter = max_iter
         self.n_jobs = n_jobs
         self.random_state = random_state
@@ -187,15 +220,50 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         xpos = any(_annotated(t.get("xpos")) for s in X for t in s)
         stages = {name: self._stage(name, xpos) for name, _ in STAGES}
         read = self._with_corpora(X)
-        tagged = stages["tags"].fit(read).transform(read)
+        stages["tags"], crossed = self._fit_tagger(stages["tags"], read)
+        tagged = stages["tags"].transform(read)
         # the morphological tagger and the lemmatiser read the tags: side by side
         Parallel(n_jobs=self.n_jobs, prefer="threads")(
             delayed(stages[name].fit)(tagged) for name in ("feats", "lemmas")
         )
-        analysed = stages["lemmas"].transform(stages["feats"].transform(tagged))
+        # the parser learns from the cross-fitted tags where there are some, with FEATS
+        # and lemmas predicted from them
+        read_by_parser = tagged if crossed is None else crossed
+        analysed = stages["lemmas"].transform(stages["feats"].transform(read_by_parser))
         stages["trees"].fit(analysed)
         self.stages_ = stages
         return self
+
+    def _fit_tagger(self, tagger, X):
+        """The tagger fitted on ``X``, and ``X`` with cross-fitted tags (``cv``; None
+        without)."""
+        cv = self.cv
+        if isinstance(cv, str):  # "auto"
+            cv = AUTO_FOLDS if len(X) >= AUTO_FOLDS else None
+        if cv is None:
+            return tagger.fit(X), None
+        if isinstance(cv, Integral):
+            if not 2 <= cv <= len(X):
+                raise ValueError(
+                    f"cv={cv}: cross-fitting needs 2 <= cv <= the number of sentences ({len(X)})."
+                )
+            seed = check_random_state(self.random_state).randint(2**31)
+            cv = KFold(cv, shuffle=True, random_state=seed)
+        folds = list(check_cv(cv).split(np.zeros((len(X), 1))))
+        # the tagger on all of X trains beside the folds' taggers
+        jobs = [delayed(_tag_fold)(tagger, X, train, test) for train, test in folds]
+        *tagged_folds, fitted = Parallel(n_jobs=self.n_jobs)([*jobs, delayed(clone(tagger).fit)(X)])
+        tagged = [None] * len(X)
+        for (_, test), sentences in zip(folds, tagged_folds):
+            for i, sentence in zip(test, sentences):
+                tagged[i] = sentence
+        missing = [i for i, sentence in enumerate(tagged) if sentence is None]
+        if missing:
+            raise ValueError(
+                f"cv={self.cv!r} leaves {len(missing)} sentences in no test fold (the "
+                f"first: {missing[0]}): cross-fitting must tag every training sentence."
+            )
+        return fitted, tagged
 
     def transform(self, X):
         """Copies of the sentences of ``X`` with every stage's fields predicted.

@@ -2,6 +2,8 @@
 UDPipeline (every predicted column from the forms), on hand-made and real UD data."""
 
 import pytest
+from sklearn.base import BaseEstimator, TransformerMixin, clone
+from sklearn.model_selection import KFold
 
 from skstruct import (
     ArcEager,
@@ -9,11 +11,14 @@ from skstruct import (
     ArcStandard,
     Eisner,
     PredictedRelations,
+    PredictedTags,
     PredictedTrees,
     ReversedParser,
     StructuredPerceptron,
     StructuredSVM,
+    TokenFeatures,
     UDPipeline,
+    Viterbi,
     VotingParser,
     load,
     save,
@@ -171,3 +176,61 @@ def test_pipeline_default_passes(ewt):
     assert all(p.n_iter_ == 10 for p in _voters(ud.stages_["trees"].parser_))
     assert ud.stages_["feats"].tagger_.n_iter_ == 10
     assert ud.set_params(max_iter=2).fit(train[:20]).stages_["tags"].tagger_.n_iter_ == 2
+
+
+class _Seen(TransformerMixin, BaseEstimator):
+    """A stage that keeps what it learnt from and changes nothing."""
+
+    def fit(self, X, y=None):
+        self.X_ = X
+        return self
+
+    def transform(self, X):
+        return X
+
+
+def _tags(X):
+    return [[(t["upos"], t["xpos"]) for t in s] for s in X]
+
+
+def test_cross_fitted_tags_are_the_fold_taggers(ewt):
+    """cv: the parser learns from each fold tagged by a tagger trained on the other
+    folds (a brute-force twin of the cross-fitting), the morphological tagger and the
+    lemmatiser from the tagger's own output; the pipeline tags with the tagger trained
+    on all; n_jobs changes nothing."""
+    train, dev = ewt[0][:60], ewt[1][:20]
+    tagger = PredictedTags(StructuredPerceptron(Viterbi(), features=TokenFeatures(),
+                                                max_iter=2, random_state=0),
+                           field=("upos", "xpos"))  # fmt: skip
+    stages = {"tags": tagger, "feats": _Seen(), "lemmas": _Seen(), "trees": _Seen()}
+    cv = KFold(3)
+    expected = [None] * len(train)
+    for fit_on, tag in cv.split(train):
+        fold = clone(tagger).fit([train[i] for i in fit_on])
+        for i, sentence in zip(tag, fold.transform([train[i] for i in tag])):
+            expected[i] = sentence
+    whole = clone(tagger).fit(train)
+    own = whole.transform(train)
+    assert _tags(own) != _tags(expected)
+    for n_jobs in (None, 2):
+        ud = UDPipeline(**stages, cv=cv, n_jobs=n_jobs).fit(train)
+        assert _tags(ud.stages_["trees"].X_) == _tags(expected)
+        assert _tags(ud.stages_["feats"].X_) == _tags(ud.stages_["lemmas"].X_) == _tags(own)
+        assert _tags(ud.transform(_bare(dev))) == _tags(whole.transform(_bare(dev)))
+    # cv=None: the parser learns from the tagger's own output too
+    assert _tags(UDPipeline(**stages, cv=None).fit(train).stages_["trees"].X_) == _tags(own)
+    # an int: shuffled folds, the same for the same random_state
+    runs = [UDPipeline(**stages, cv=3, random_state=0).fit(train) for _ in range(2)]
+    assert _tags(runs[0].stages_["trees"].X_) == _tags(runs[1].stages_["trees"].X_)
+    assert _tags(runs[0].stages_["trees"].X_) not in (_tags(own), _tags(expected))
+    # "auto" (the default): five folds, or none for fewer than five sentences
+    five = UDPipeline(**stages, cv=5, random_state=0).fit(train).stages_["trees"].X_
+    assert _tags(UDPipeline(**stages, random_state=0).fit(train).stages_["trees"].X_) == _tags(five)
+    assert _tags(five) != _tags(own)
+    few = UDPipeline(**stages, random_state=0).fit(train[:4]).stages_["trees"].X_
+    assert _tags(few) == _tags(clone(tagger).fit(train[:4]).transform(train[:4]))
+    with pytest.raises(ValueError, match=r"cv=61: cross-fitting needs 2 <= cv <= the number "):
+        UDPipeline(**stages, cv=61).fit(train)
+    halves = [(list(range(30)), list(range(30, 60)))]
+    with pytest.raises(ValueError, match=r"leaves 30 sentences in no test fold \(the first: 0\)"):
+        UDPipeline(**stages, cv=halves).fit(train)
