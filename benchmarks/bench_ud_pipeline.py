@@ -72,8 +72,8 @@ def main():
         "--cv",
         type=int,
         default=None,
-        help="the later stages learn from tags cross-fitted by this many folds "
-        "(UDPipeline's cv; default: its)",
+        help="the parser learns from tags cross-fitted by this many folds "
+        "(UDPipeline's cv; default: its, five folds)",
     )
     args = parser.parse_args()
     if args.corpora is None:
