@@ -20,7 +20,6 @@ from typing import NamedTuple
 import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, clone
-from sklearn.model_selection import KFold, check_cv
 from sklearn.utils.validation import check_is_fitted
 
 from .decoders import BestCandidate
@@ -28,7 +27,7 @@ from .learners import StructuredPerceptron
 from .metrics import evalb
 from .trees import Tree
 from .utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
-from .utils.validation import as_list, check_sequences
+from .utils.validation import as_list, check_sequences, sentence_folds
 
 __all__ = ["JackknifedLists", "NBestReranker"]
 
@@ -297,14 +296,7 @@ class NBestReranker(BaseEstimator):
         return clone(self.learner)
 
     def _folds(self, n):
-        cv = self.cv
-        if isinstance(cv, Integral):
-            if not 2 <= cv <= n:
-                raise ValueError(
-                    f"cv={cv}: the jack-knife needs 2 <= cv <= the number of sentences ({n})."
-                )
-            cv = KFold(cv, shuffle=True, random_state=self.random_state)
-        return list(check_cv(cv).split(np.zeros((n, 1))))
+        return sentence_folds(self.cv, n, self.random_state, "the jack-knife")
 
     def _base_scale(self, candidates):
         if self.base_scale != "auto":

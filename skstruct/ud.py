@@ -11,10 +11,8 @@ cross-fitted on the training sentences, as wrong as the tags they will read.
 
 from numbers import Integral
 
-import numpy as np
 from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin, clone
-from sklearn.model_selection import KFold, check_cv
 from sklearn.utils import check_random_state
 from sklearn.utils.validation import check_is_fitted
 
@@ -28,7 +26,7 @@ from .parsing import PredictedTrees, graph_parser, graph_perceptron
 from .pipeline import PredictedTags
 from .utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
 from .utils.tags import SentencesTransformerTags
-from .utils.validation import check_sequences, check_token_dict
+from .utils.validation import check_sequences, check_token_dict, sentence_folds
 from .voting import ReversedParser, VotingParser
 
 __all__ = ["UDPipeline"]
@@ -242,14 +240,8 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
             cv = AUTO_FOLDS if len(X) >= AUTO_FOLDS else None
         if cv is None:
             return tagger.fit(X), None
-        if isinstance(cv, Integral):
-            if not 2 <= cv <= len(X):
-                raise ValueError(
-                    f"cv={cv}: cross-fitting needs 2 <= cv <= the number of sentences ({len(X)})."
-                )
-            seed = check_random_state(self.random_state).randint(2**31)
-            cv = KFold(cv, shuffle=True, random_state=seed)
-        folds = list(check_cv(cv).split(np.zeros((len(X), 1))))
+        seed = check_random_state(self.random_state).randint(2**31)
+        folds = sentence_folds(cv, len(X), seed, "cross-fitting")
         # the tagger on all of X trains beside the folds' taggers
         jobs = [delayed(_tag_fold)(tagger, X, train, test) for train, test in folds]
         *tagged_folds, fitted = Parallel(n_jobs=self.n_jobs)([*jobs, delayed(clone(tagger).fit)(X)])

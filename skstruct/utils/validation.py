@@ -4,9 +4,10 @@ import re
 from collections.abc import Collection, Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from itertools import chain, islice
-from numbers import Number
+from numbers import Integral, Number
 
 import numpy as np
+from sklearn.model_selection import KFold, check_cv
 
 #: Sequences per chunk when ``predict`` or ``score`` reads a one-shot iterable.
 CHUNK_SIZE = 4096
@@ -362,3 +363,14 @@ def locate(sequences, flat_index):
     ends = np.cumsum(lengths)
     i = int(np.searchsorted(ends, flat_index, side="right"))
     return i, int(flat_index - (ends[i] - lengths[i]))
+
+
+def sentence_folds(cv, n, random_state, what):
+    """The ``(train, test)`` index pairs of ``cv`` over ``n`` sentences: an int is
+    ``KFold`` over shuffled sentences seeded by ``random_state``; ``what`` names the
+    procedure in the error for an int out of range (jack-knife, cross-fitting)."""
+    if isinstance(cv, Integral):
+        if not 2 <= cv <= n:
+            raise ValueError(f"cv={cv}: {what} needs 2 <= cv <= the number of sentences ({n}).")
+        cv = KFold(cv, shuffle=True, random_state=random_state)
+    return list(check_cv(cv).split(np.zeros((n, 1))))
