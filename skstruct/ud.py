@@ -242,6 +242,14 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
             return tagger.fit(X), None
         seed = check_random_state(self.random_state).randint(2**31)
         folds = sentence_folds(cv, len(X), seed, "cross-fitting")
+        # checked before any tagger trains: the folds say which sentences get tags
+        covered = {int(i) for _, test in folds for i in test}
+        if len(covered) < len(X):
+            missing = [i for i in range(len(X)) if i not in covered]
+            raise ValueError(
+                f"cv={self.cv!r} leaves {len(missing)} sentences in no test fold (the "
+                f"first: {missing[0]}): cross-fitting must tag every training sentence."
+            )
         # the tagger on all of X trains beside the folds' taggers
         jobs = [delayed(_tag_fold)(tagger, X, train, test) for train, test in folds]
         *tagged_folds, fitted = Parallel(n_jobs=self.n_jobs)([*jobs, delayed(clone(tagger).fit)(X)])
@@ -249,12 +257,6 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         for (_, test), sentences in zip(folds, tagged_folds):
             for i, sentence in zip(test, sentences):
                 tagged[i] = sentence
-        missing = [i for i, sentence in enumerate(tagged) if sentence is None]
-        if missing:
-            raise ValueError(
-                f"cv={self.cv!r} leaves {len(missing)} sentences in no test fold (the "
-                f"first: {missing[0]}): cross-fitting must tag every training sentence."
-            )
         return fitted, tagged
 
     def transform(self, X):
