@@ -11,7 +11,7 @@ model, on test: UPOS 94.4, XPOS 93.9, UFeats 95.4, AllTags 92.5, Lemmas 96.4, UA
 84.4/81.1 (predicted tags), 88.1/86.2 (gold).
 
 Run: ``python benchmarks/bench_ud_pipeline.py [--order 1|2] [--epochs N] [--test]
-[--corpora brown,conll2000|none] [--treebank conll2007-es]`` (the Spanish CoNLL-X
+[--corpora brown,conll2000|none] [--treebank conll2007-es] [--cv K|none]`` (the Spanish CoNLL-X
 treebank: its test split, scored with the same definitions, every word included).
 """
 
@@ -70,10 +70,10 @@ def main():
     )
     parser.add_argument(
         "--cv",
-        type=int,
-        default=None,
-        help="the parser learns from tags cross-fitted by this many folds "
-        "(UDPipeline's cv; default: its, five folds)",
+        type=lambda v: v if v in ("auto", "none") else int(v),
+        default="auto",
+        help="the parser learns from tags cross-fitted by this many folds, or from the "
+        "tagger's own output with 'none' (UDPipeline's cv; default: its 'auto', five folds)",
     )
     args = parser.parse_args()
     if args.corpora is None:
@@ -101,7 +101,7 @@ def main():
         lambda: UDPipeline(
             trees=make_trees(),
             corpora=corpora,
-            cv=args.cv,
+            cv=None if args.cv == "none" else args.cv,
             max_iter=args.epochs,
             n_jobs=2,
             random_state=0,
