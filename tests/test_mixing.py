@@ -878,6 +878,44 @@ def test_chain_changes_keyed_by_pair_match_a_dict(start_pairs, updates, grow):
     assert _keyed(start, coef, coef_sum) == before  # with_change copied: the start is as it was
 
 
+def test_chain_changes_reach_their_kernels_read_only(monkeypatch):
+    """with_change, values_at and change_since hand their kernels read-only views of
+    writable and read-only arrays alike: numba compiles a kernel once more for
+    read-only arrays (which the weight cache and ray's object store hand out), so a
+    cold ray worker compiled these kernels a second time."""
+    from skstruct._kernels import rows as kernels
+
+    def arrays_in(args):
+        for arg in args:
+            if isinstance(arg, tuple):
+                yield from arrays_in(arg)
+            elif isinstance(arg, np.ndarray):
+                yield arg
+
+    calls = []
+
+    def recording(name, kernel):
+        def recorded(*args):
+            calls.append((name, [a.flags.writeable for a in arrays_in(args)]))
+            return kernel(*args)
+
+        return recorded
+
+    for name in ("changed_pairs", "merged_pairs", "pair_slots"):
+        monkeypatch.setattr(kernels, name, recording(name, getattr(kernels, name)))
+    chain = LinearChain(5, 4, order=1, rows=EmissionRows.empty(5))
+    keys = np.array([0, chain.n_dense + 3, chain.n_dense + 9], dtype=np.int64)
+    zeros = np.zeros(chain.n_weights)
+    start, coef, coef_sum = chain.with_change(zeros, zeros, keys, np.ones(3), np.ones(3))
+    coef.flags.writeable = coef_sum.flags.writeable = False  # as the weight cache keeps them
+    trained, t_coef, t_sum = start.with_change(coef, coef_sum, keys[1:], np.full(2, 2.0),
+                                               np.full(2, 2.0))  # fmt: skip
+    trained.values_at(keys, t_coef, t_sum)
+    trained.change_since(start, coef, coef_sum, t_coef, t_sum)
+    assert {name for name, _ in calls} == {"changed_pairs", "merged_pairs", "pair_slots"}
+    assert all(flags and not any(flags) for _, flags in calls), calls
+
+
 def test_shards_train_on_one_thread_unless_the_learner_says_otherwise(data, monkeypatch):
     """Inside a task of joblib's dask backend, n_jobs=None means every core of the
     cluster; a shard must not take them all (two workers would oversubscribe the

@@ -10,7 +10,7 @@ from .._kernels import chain_marginals as _chain_marginals
 from .._kernels import delta as _delta
 from .._kernels import rows as _rows
 from .._kernels import swvp as _swvp
-from ..utils.arrays import sparse_sum
+from ..utils.arrays import read_only, sparse_sum
 from ._base import Structure
 from .emission_rows import EmissionRows
 
@@ -156,9 +156,11 @@ class LinearChain(Structure):
         dense = np.flatnonzero(
             (coef[:n_dense] != start_coef[:n_dense]) | (coef_sum[:n_dense] != start_sum[:n_dense])
         )
+        # read-only views: one compiled kernel, whichever arrays the shard cache hands in
         codes, values, sums = _rows.changed_pairs(
-            start.rows.arrays, start.split(start_coef)[0], start.split(start_sum)[0],
-            self.rows.arrays, self.split(coef)[0], self.split(coef_sum)[0], self.n_labels,
+            *read_only((start.rows.arrays, start.split(start_coef)[0], start.split(start_sum)[0],
+                        self.rows.arrays, self.split(coef)[0], self.split(coef_sum)[0])),
+            self.n_labels,
         )  # fmt: skip
         return (
             np.concatenate([dense, n_dense + codes]),
@@ -171,7 +173,8 @@ class LinearChain(Structure):
         -1 for a pair without a weight; the pairs are looked up once."""
         n_dense = self.n_dense
         split = np.searchsorted(keys, n_dense)
-        slots = _rows.pair_slots(self.rows.arrays, keys[split:] - n_dense, self.n_labels)
+        slots = _rows.pair_slots(*read_only((self.rows.arrays, keys[split:] - n_dense)),
+                                 self.n_labels)  # fmt: skip
         return np.concatenate([keys[:split], np.where(slots >= 0, n_dense + slots, -1)])
 
     def values_at(self, keys, *arrays):
@@ -201,8 +204,9 @@ class LinearChain(Structure):
         n_dense = self.n_dense
         split = np.searchsorted(keys, n_dense)
         start, length, labels, emission, emission_sum = _rows.merged_pairs(
-            self.rows.arrays, self.split(coef)[0], self.split(coef_sum)[0],
-            keys[split:] - n_dense, values[split:], sum_values[split:], self.n_labels,
+            *read_only((self.rows.arrays, self.split(coef)[0], self.split(coef_sum)[0],
+                        keys[split:] - n_dense, values[split:], sum_values[split:])),
+            self.n_labels,
         )  # fmt: skip
         rows = EmissionRows(start, length, length.copy(), labels, np.array([labels.size]))
         new_coef = np.concatenate([coef[:n_dense], emission])

@@ -7,6 +7,7 @@ from hypothesis import strategies as st
 from skstruct._kernels import chain as _chain
 from skstruct._kernels import rows as _rows
 from skstruct.structures import EmissionRows
+from skstruct.utils.arrays import read_only
 
 N_FEATURES, N_LABELS = 5, 6
 
@@ -115,8 +116,9 @@ def test_merged_pairs_match_a_dict(held, changes):
     last = {(f, k): float(v) for f, k, v in changes}
     codes = np.array(sorted(f * N_LABELS + k for f, k in last), dtype=np.int64)
     new = np.array([last[divmod(int(c), N_LABELS)] for c in codes])
+    # read-only, as the library passes them (LinearChain.with_change): the same compile
     start, length, labels, merged, merged_sums = _rows.merged_pairs(
-        rows.arrays, values, sums, codes, new, -new, N_LABELS
+        *read_only((rows.arrays, values, sums, codes, new, -new)), N_LABELS
     )
     for (f, k), v in last.items():
         twin[f, k] = (v, -v)
