@@ -17,9 +17,10 @@ def read_only(data):
 
     numba types a read-only array apart from a writable one and compiles a kernel once
     for each. The weight cache of parameter mixing and ray's object store hand out
-    read-only arrays where a fit in one process has writable ones, so a kernel they
-    reach compiled twice (on every cold ray worker: about 6 s, measured). A view
-    copies nothing, and the kernel compiles once.
+    read-only arrays where a fit in one process has writable ones, so the kernels they
+    reached compiled once more (mixing's pair kernels, on every cold ray worker:
+    ``benchmarks/measurements/suite_compile_log_2026-11-30/``). A view copies
+    nothing, and the kernel compiles once.
 
     Examples
     --------
