@@ -234,3 +234,27 @@ def test_cross_fitted_tags_are_the_fold_taggers(ewt):
     halves = [(list(range(30)), list(range(30, 60)))]
     with pytest.raises(ValueError, match=r"leaves 30 sentences in no test fold \(the first: 0\)"):
         UDPipeline(**stages, cv=halves).fit(train)
+
+
+class _CountedFits(_Seen):
+    """A tagger stage that counts the fits of all its clones."""
+
+    fits = []
+
+    def fit(self, X, y=None):
+        self.fits.append(len(X))
+        return super().fit(X, y)
+
+
+def test_cross_fitting_checks_its_folds_before_any_tagger_trains(ewt):
+    """Folds that leave a sentence untagged are an error raised before the k + 1
+    taggers train (hours on a real treebank), not after."""
+    train = ewt[0][:60]
+    _CountedFits.fits.clear()
+    stages = {"tags": _CountedFits(), "feats": _Seen(), "lemmas": _Seen(), "trees": _Seen()}
+    halves = [(list(range(30)), list(range(30, 60)))]
+    with pytest.raises(ValueError, match=r"leaves 30 sentences in no test fold"):
+        UDPipeline(**stages, cv=halves).fit(train)
+    assert _CountedFits.fits == []
+    UDPipeline(**stages, cv=KFold(3)).fit(train)  # the same stage does train on good folds
+    assert sorted(_CountedFits.fits) == [40, 40, 40, 60]
