@@ -31,6 +31,8 @@ from collections import OrderedDict
 import joblib
 import numpy as np
 
+from ..utils.arrays import writable
+
 #: Fits whose shards and weights a worker keeps (older ones are dropped first).
 MAX_FITS = 3
 
@@ -118,23 +120,6 @@ def remove_shards(folder):
     """Remove a folder of :func:`write_shards` (nothing for None)."""
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
-
-
-def writable(data):
-    """``data`` (arrays inside tuples and named tuples) with writable arrays: read-only
-    ones are copied.
-
-    ray's object store and joblib's memory-mapping of large arguments hand a worker
-    read-only arrays, and numba compiles every kernel again for read-only argument
-    types: a cold ray worker compiled a whole epoch's kernels a second time (24 s of a
-    32 s test) beside the copies that training in one process compiles.
-    """
-    if isinstance(data, np.ndarray):
-        return data if data.flags.writeable else data.copy()
-    if isinstance(data, tuple):
-        items = [writable(item) for item in data]
-        return type(data)(*items) if hasattr(data, "_fields") else tuple(items)
-    return data
 
 
 def weights(ref):

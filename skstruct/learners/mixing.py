@@ -30,7 +30,7 @@ from ..engine import (
 from ..features import concat_ranges
 from ..structures import LinearChain
 from ..utils._sklearn_compat import HasMethods, Interval, StrOptions, fit_context
-from ..utils.arrays import sorted_unique
+from ..utils.arrays import sorted_unique, writable
 from ..utils.interrupt import warn_interrupted
 from ..utils.tags import sequence_tags
 from . import _shard_cache
@@ -81,7 +81,7 @@ def _shard_epochs(learner, shard, visits, weights):
     # threading backend) never see each other's weights
     started = time.perf_counter()
     # ray hands a task read-only arrays, for which numba would compile the epoch again
-    visits = [_shard_cache.writable(visit) for visit in visits]
+    visits = [writable(visit) for visit in visits]
     with _one_thread_unless_asked():
         stats = [learner.run_epoch(state, data, visit) for visit in visits]
     # what the epochs changed, keyed by weight (see LinearChain.change_since): the

@@ -11,16 +11,42 @@ def concat_ranges(starts, stops):
     return np.repeat(starts - firsts, lengths) + np.arange(lengths.sum(), dtype=np.int64)
 
 
-def read_only(data):
-    """``data`` (an array, or a tuple of arrays and tuples) as read-only views: for
-    kernels that only read their arguments.
+def _map_arrays(data, func):
+    """``data`` with ``func`` applied to each array in it, through tuples and named
+    tuples; anything else is kept as it is."""
+    if isinstance(data, np.ndarray):
+        return func(data)
+    if isinstance(data, tuple):
+        items = [_map_arrays(item, func) for item in data]
+        return type(data)(*items) if hasattr(data, "_fields") else tuple(items)
+    return data
 
-    numba types a read-only array apart from a writable one and compiles a kernel once
-    for each. The weight cache of parameter mixing and ray's object store hand out
-    read-only arrays where a fit in one process has writable ones, so the kernels they
-    reached compiled once more (mixing's pair kernels, on every cold ray worker:
-    ``benchmarks/measurements/suite_compile_log_2026-11-30/``). A view copies
-    nothing, and the kernel compiles once.
+
+# numba types a read-only array apart from a writable one and compiles a kernel once
+# for each; the two helpers below give a kernel one of the two, whatever arrays its
+# caller holds.
+
+
+def writable(data):
+    """``data`` (arrays inside tuples and named tuples) with writable arrays: read-only
+    ones are copied. For kernels that write, or that a fit calls with its own writable
+    arrays too.
+
+    ray's object store and joblib's memory-mapping of large arguments hand a worker
+    read-only arrays: a cold ray worker compiled a whole epoch's kernels a second time
+    (24 s of a 32 s test) beside the copies that training in one process compiles.
+    """
+    return _map_arrays(data, lambda array: array if array.flags.writeable else array.copy())
+
+
+def read_only(data):
+    """``data`` (arrays inside tuples and named tuples) as read-only views, which copy
+    nothing: for kernels that only read their arguments.
+
+    The weight cache of parameter mixing and ray's object store hand out read-only
+    arrays where a fit in one process has writable ones, so the kernels they reached
+    compiled once more (mixing's pair kernels, on every cold ray worker:
+    ``benchmarks/measurements/suite_compile_log_2026-11-30/``).
 
     Examples
     --------
@@ -28,11 +54,13 @@ def read_only(data):
     >>> rows.flags.writeable, codes.flags.writeable
     (False, False)
     """
-    if isinstance(data, np.ndarray):
-        view = data.view()
-        view.flags.writeable = False
-        return view
-    return tuple(read_only(item) for item in data)
+    return _map_arrays(data, _read_only_view)
+
+
+def _read_only_view(array):
+    view = array.view()
+    view.flags.writeable = False
+    return view
 
 
 def sorted_unique(values):
