@@ -32,6 +32,7 @@ from numba import njit
 
 from skstruct import StructuredPerceptron, Viterbi
 from skstruct._kernels.chain import _decode_into, epoch_scratch
+from skstruct._kernels.values import feature_value
 from skstruct.datasets import fetch_conll2000
 from skstruct.features import crfsuite_tutorial_features
 from skstruct.metrics import span_f1_score, token_accuracy
@@ -53,8 +54,8 @@ def _epoch(indptr, indices, data, offsets, labels, visit, emission, emission_sum
     L = n_labels
     transition = dense[: L * L].reshape((L, L))
     start, stop = dense[L * L : L * L + L], dense[L * L + L :]
-    unary, backptr, backptr2, pred = epoch_scratch(offsets, L, order)
-    trigram = np.zeros((0, 0, 0))
+    unary, backptr, backptr2, pred = epoch_scratch(offsets, L, None, order)
+    trigram = None  # orders 0 and 1 only: no second-order code
     correct = 0
     for i in visit:
         lo, hi = offsets[i], offsets[i + 1]
@@ -63,7 +64,7 @@ def _epoch(indptr, indices, data, offsets, labels, visit, emission, emission_sum
             for k in range(L):
                 unary[t - lo, k] = 0.0
             for j in range(indptr[t], indptr[t + 1]):
-                f, v = indices[j], data[j]
+                f, v = indices[j], feature_value(data, j)
                 for k in range(L):
                     unary[t - lo, k] += v * emission[_index(f, k, L, hash_bits)]
         _decode_into(unary, n, transition, start, stop, trigram, order, backptr, backptr2, pred)
@@ -81,7 +82,7 @@ def _epoch(indptr, indices, data, offsets, labels, visit, emission, emission_sum
                     g, p = gold[pos], pred[pos]
                     if g != p:
                         for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
-                            f, v = indices[j], scale * data[j]
+                            f, v = indices[j], scale * feature_value(data, j)
                             w[_index(f, g, L, hash_bits)] += v
                             w[_index(f, p, L, hash_bits)] -= v
                 if order == 1:
@@ -104,17 +105,18 @@ def _predict(indptr, indices, data, offsets, emission, dense, n_labels, order, h
     L = n_labels
     transition = dense[: L * L].reshape((L, L))
     start, stop = dense[L * L : L * L + L], dense[L * L + L :]
-    unary, backptr, backptr2, pred = epoch_scratch(offsets, L, order)
+    unary, backptr, backptr2, pred = epoch_scratch(offsets, L, None, order)
     out = np.empty(offsets[-1], dtype=np.int32)
-    trigram = np.zeros((0, 0, 0))
+    trigram = None  # orders 0 and 1 only: no second-order code
     for i in range(offsets.shape[0] - 1):
         lo, hi = offsets[i], offsets[i + 1]
         for t in range(lo, hi):
             for k in range(L):
                 unary[t - lo, k] = 0.0
             for j in range(indptr[t], indptr[t + 1]):
+                f, v = indices[j], feature_value(data, j)
                 for k in range(L):
-                    unary[t - lo, k] += data[j] * emission[_index(indices[j], k, L, hash_bits)]
+                    unary[t - lo, k] += v * emission[_index(f, k, L, hash_bits)]
         _decode_into(unary, hi - lo, transition, start, stop, trigram, order, backptr,
                      backptr2, pred)  # fmt: skip
         out[lo:hi] = pred[: hi - lo]
