@@ -44,6 +44,39 @@ def _run(code):
     return done.stdout.strip().splitlines()[-1]
 
 
+def test_importing_the_estimators_compiles_and_loads_no_kernel():
+    # a kernel compiled at import (or loaded from the disk cache) costs every process
+    # that imports skstruct's estimators, whether or not it calls the kernel: with
+    # explicit signatures, the parsers' hashing and stack helpers were compiled when a
+    # chain's modules were imported, with numba's own set-up (about 2 of 4 s of a cold
+    # import on a slow machine: benchmarks/measurements/import_compiles_2026-12-01/)
+    last = _run(
+        """
+        import json
+        from numba.core import event
+
+        compiled = []
+
+        class Compiles(event.Listener):
+            def on_start(self, ev):
+                pass
+
+            def on_end(self, ev):
+                compiled.append(ev.data["dispatcher"].py_func.__qualname__)
+
+        event.register("numba:compile", Compiles())
+        import skstruct
+
+        for name in skstruct.__all__:  # every estimator, decoder, feature set ...
+            getattr(skstruct, name)
+        found = signatures()  # and every kernel module
+        print(json.dumps([compiled, sorted(map(list, found))]))
+        """
+    )
+    compiled, found = json.loads(last)
+    assert compiled == [] and found == []
+
+
 def test_a_warmed_up_process_compiles_nothing_in_real_fits():
     # other data than warmup's (sizes, labels, features), the defaults of each family
     last = _run(

@@ -50,9 +50,13 @@ _S33 = np.uint64(33)
 NO_DIST = 255
 
 
-# Explicit signatures: called with literal template numbers, these would otherwise be
-# compiled once per distinct tuple of literals (120 times on a cold cache).
-@njit("uint64(int64, int64, int64, int64, int64)")
+# Helpers, not njit functions: called with literal template numbers, an njit function
+# was compiled once per distinct tuple of literals (120 times on a cold cache), and an
+# explicit signature instead compiled them when this module was imported, before any
+# parser was used (0.4-0.5 s of every chain's cold first fit, on a slow machine; at every
+# import where no disk cache is writable). A helper is typed without its literals, once
+# per caller's argument types (one copy each in a parser's fit).
+@helper
 def _hash_prefix(template, a, b, c, d):
     """FNV-1a state after a template number and four attribute ids."""
     h = _OFFSET
@@ -63,7 +67,7 @@ def _hash_prefix(template, a, b, c, d):
     return (h ^ np.uint64(d)) * _PRIME
 
 
-@njit("int64(uint64, int64, int64)")
+@helper
 def _hash_finish(h, x, n_features):
     """Mix the last word ``x`` into a prefix state, then the splitmix64 finaliser, so
     that the low bits (kept by the modulus) depend on every input."""
@@ -77,7 +81,7 @@ def _hash_finish(h, x, n_features):
     return np.int64(h % size)
 
 
-@njit("int64(int64, int64, int64, int64, int64, int64, int64)")
+@helper
 def _hash(template, a, b, c, d, x, n_features):
     """Feature id of ``template`` over attribute ids ``a..d`` and a last word ``x``
     (direction and distance, or a label): FNV-1a over 64-bit words, then splitmix64."""

@@ -24,9 +24,9 @@ from .tree_scores import (
 )
 
 
-# an explicit signature: called with literal directions and kinds, the helper would be
-# compiled once per combination of literals (5 copies)
-@njit("void(int64[:, ::1], int64, int64, int64, int64, int64)")
+# a helper: called with literal directions and kinds, an njit function was compiled
+# once per combination of literals (5 copies); a helper is typed without them
+@helper
 def _push(stack, i, a, b, c, d):
     stack[i, 0], stack[i, 1], stack[i, 2], stack[i, 3] = a, b, c, d
 
