@@ -245,7 +245,9 @@ def test_kernels_call_kernels_with_typed_flags_not_literals():
         """
     )
     n_signatures, literal = json.loads(last)
-    assert n_signatures > 100
+    # a floor that the fits reached the kernels: 100 signatures from a warm cache (where
+    # callees loaded with their caller keep none), more on a cold one
+    assert n_signatures > 80, n_signatures
     orders = {"Literal[int](1)", "Literal[int](2)"}
     for name in ("kbest_tree._kbest", "kbest_tree._merge", "kbest_tree._children",
                  "kbest_tree._incomplete_edges"):  # fmt: skip
