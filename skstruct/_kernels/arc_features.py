@@ -53,9 +53,10 @@ NO_DIST = 255
 # Helpers, not njit functions: called with literal template numbers, an njit function
 # was compiled once per distinct tuple of literals (120 times on a cold cache), and an
 # explicit signature instead compiled them when this module was imported, before any
-# parser was used (0.4-0.5 s of every chain's cold first fit, on a slow machine; at every
-# import where no disk cache is writable). A helper is typed without its literals, once
-# per caller's argument types (one copy each in a parser's fit).
+# parser was used: in every cold import of a chain's modules (0.4-0.5 s, and numba's own
+# set-up, on a slow machine), and at every import where no disk cache is writable. A
+# helper is typed without its literals, once per caller's argument types (one copy each
+# in a parser's fit: benchmarks/measurements/import_compiles_2026-12-01/).
 @helper
 def _hash_prefix(template, a, b, c, d):
     """FNV-1a state after a template number and four attribute ids."""
