@@ -12,7 +12,7 @@ search restarts from. Items are (label, parent slot at ``t - 1``).
 import numpy as np
 from numba import prange
 
-from ._config import FALSE, ZERO, by_threads, helper, njit, njit_parallel, serial_twin
+from ._config import FALSE, TRUE, ZERO, by_threads, helper, njit, njit_parallel, serial_twin
 from .chain import (
     add_chain_delta,
     apply_chain_decisions,
@@ -345,7 +345,7 @@ def search_update_epoch(
             backtrack(beam_labels, parents, t, ZERO, pred)
             if not add_chain_delta(indptr, indices, data, lo, gold, pred, t + 1, order,
                                    trigrams, t + 1 == n, rows, coef, coef_sum, n_labels, 1.0,
-                                   float(n_seen)):  # fmt: skip
+                                   float(n_seen), TRUE):  # fmt: skip
                 return n_seen, step
             margin = best[t] - gold_score[t]
             margins[counts[COUNT_UPDATES]] = margin

@@ -28,7 +28,7 @@ from numba import prange
 
 from ._config import ONE, TRUE, ZERO, by_threads, helper, njit, njit_parallel, serial_twin
 from .balance import balanced_parts, one_part, sentence_parts
-from .rows import add_token_scores, ensure, look_up_token_pairs, token_pair_slots
+from .rows import add_token_scores, ensure, full_row_slots, look_up_token_pairs, token_pair_slots
 from .values import feature_value
 
 
@@ -267,7 +267,7 @@ def decode_sentences(indptr, indices, data, offsets, rows, coef, n_labels, order
 @njit
 def add_chain_delta(
     indptr, indices, data, lo, gold, pred, n_tokens, order, trigrams, with_stop, rows, coef,
-    coef_sum, n_labels, scale, scale_sum,
+    coef_sum, n_labels, scale, scale_sum, sparse,
 ):  # fmt: skip
     """coef += scale * delta and coef_sum += scale_sum * delta, delta = phi(x, gold) -
     phi(x, pred) over the first ``n_tokens`` tokens.
@@ -275,18 +275,25 @@ def add_chain_delta(
     The sentence starts at row ``lo``; gold, pred : int32 (>= n_tokens,) label ids.
     ``with_stop`` adds the stop part (full sequences; prefixes have none). Emission
     pairs the delta touches get a weight first (``rows`` grow); when the pool is full
-    nothing is added and False is returned (grow the pool, call again). Only positions,
+    nothing is added and False is returned (grow the pool, call again). ``sparse``:
+    None where every row is full (``EmissionRows.is_full``: pair (f, k) at pool slot
+    ``start[f] + k``), so no pair is looked up or inserted and none of that code is
+    compiled (1.2 s of the default perceptron's 5.6 s cold compile, measured); TRUE
+    for rows that may lack pairs. Only positions,
     bigrams and trigrams where the two outputs differ are touched, so the cost is
     O(|delta phi|), which is what makes lazy averaging cheap.
     """
     emission, transition, start, stop, trigram = split_coef(coef, n_labels, trigrams)
     emission_sum, transition_s, start_s, stop_s, trigram_s = split_coef(coef_sum, n_labels,
                                                                         trigrams)  # fmt: skip
-    room, slots = token_pair_slots(
-        rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, emission, emission_sum
-    )
-    if not room:
-        return False
+    if sparse is None:
+        slots = full_row_slots(rows, indptr, indices, lo, gold, pred, n_tokens)
+    else:
+        room, slots = token_pair_slots(
+            rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, emission, emission_sum
+        )
+        if not room:
+            return False
     add_chain_delta_to(indptr, data, lo, gold, pred, n_tokens, order, with_stop, slots,
                        emission, transition, start, stop, trigram, scale)  # fmt: skip
     if scale_sum != 0.0:
@@ -416,7 +423,7 @@ def decode_sentence(indptr, indices, data, lo, n, rows, emission, transition, st
 @njit
 def perceptron_epoch(
     indptr, indices, data, offsets, labels, visit, rows, coef, coef_sum, n_labels, order,
-    trigrams, n_seen,
+    trigrams, n_seen, sparse,
 ):  # fmt: skip
     """One epoch of Collins' perceptron (exact Viterbi, full updates), lazy averaging.
 
@@ -424,7 +431,8 @@ def perceptron_epoch(
     in visiting order; coef : float64 current weights w, updated in place; coef_sum :
     float64 (same shape) accumulates ``t * delta`` so that the average of w over all
     examples seen is ``w - coef_sum / n_seen`` (Daume III, 2006, sec. 2.1.1); n_seen :
-    examples seen before this epoch. Returns (n_seen, n_mistakes, n_tokens_correct,
+    examples seen before this epoch; sparse : None where every emission row is full,
+    else TRUE (see ``add_chain_delta``). Returns (n_seen, n_mistakes, n_tokens_correct,
     n_visited), the third counting tokens the current weights labelled right before any
     update; ``n_visited < len(visit)`` when the emission pool filled up: the
     example ``visit[n_visited]`` was not learnt from (nor counted), so grow the pool
@@ -451,7 +459,7 @@ def perceptron_epoch(
         if n_wrong > 0:
             if not add_chain_delta(indptr, indices, data, lo, gold, pred, n, order, trigrams,
                                    TRUE, rows, coef, coef_sum, n_labels, 1.0,
-                                   float(n_seen)):  # fmt: skip
+                                   float(n_seen), sparse):  # fmt: skip
                 return n_seen, n_mistakes, n_correct, step
             n_mistakes += 1
         n_correct += n - n_wrong

@@ -130,6 +130,31 @@ def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, 
 
 
 @helper
+def full_row_slots(rows, indptr, indices, lo, gold, pred, n_tokens):
+    """``token_pair_slots``'s slots where every row is full (holds every label, in
+    order: label ``k`` of row ``f`` at ``start[f] + k``), so no pair needs a weight or a
+    search."""
+    start = rows[0]
+    n_entries = 0
+    for pos in range(n_tokens):
+        if gold[pos] != pred[pos]:
+            n_entries += indptr[lo + pos + 1] - indptr[lo + pos]
+    slots = np.empty(2 * n_entries, dtype=np.int64)
+    k = 0
+    for pos in range(n_tokens):
+        g = gold[pos]
+        p = pred[pos]
+        if g == p:
+            continue
+        for j in range(indptr[lo + pos], indptr[lo + pos + 1]):
+            first = start[indices[j]]
+            slots[k] = first + g
+            slots[k + 1] = first + p
+            k += 2
+    return slots
+
+
+@helper
 def look_up_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, slots):
     """The slots ``token_pair_slots`` gives, written to ``slots``, -1 for a pair without
     a weight, changing nothing (so threads may look up side by side); returns whether

@@ -10,6 +10,7 @@ from .._kernels import chain_marginals as _chain_marginals
 from .._kernels import delta as _delta
 from .._kernels import rows as _rows
 from .._kernels import swvp as _swvp
+from .._kernels._config import TRUE
 from ..utils.arrays import read_only, sparse_sum
 from ._base import Structure
 from .emission_rows import EmissionRows
@@ -392,7 +393,7 @@ class LinearChain(Structure):
             encoded.indptr, encoded.indices, encoded.data, lo, gold, pred, pred.shape[0],
             self.order, self.trigrams, pred.shape[0] == n, self.rows.arrays, state.coef,
             state.coef_sum,
-            self.n_labels, weight, weight * state.n_seen,
+            self.n_labels, weight, weight * state.n_seen, TRUE,
         ):  # fmt: skip
             self.grow(state)
 

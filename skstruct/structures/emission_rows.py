@@ -91,6 +91,11 @@ class EmissionRows:
         """Pairs with a weight."""
         return int(self.length.sum(dtype=np.int64))
 
+    def is_full(self, n_labels):
+        """Whether every row holds all ``n_labels`` labels (sorted and distinct, so in
+        order: label ``k`` of row ``f`` at pool slot ``start[f] + k``)."""
+        return bool(np.all(self.length == n_labels))
+
     def live_slots(self):
         """Pool slots of every pair, row by row (the compact order)."""
         return concat_ranges(self.start, self.start + self.length)

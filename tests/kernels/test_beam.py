@@ -130,7 +130,7 @@ def test_add_chain_delta_of_prefixes_is_phi_difference(order, n_labels, n_tokens
     coef, coef_sum = np.zeros(structure.n_weights), np.zeros(structure.n_weights)
     assert chain.add_chain_delta(
         indptr, indices, values, 0, gold, pred, length, order, structure.trigrams,
-        length == n_tokens, structure.rows.arrays, coef, coef_sum, n_labels, 1.0, 0.0,
+        length == n_tokens, structure.rows.arrays, coef, coef_sum, n_labels, 1.0, 0.0, True,
     )  # fmt: skip
     assert not coef_sum.any()
     # phi(gold prefix) - phi(pred) through scores: w . delta for random w, both ways

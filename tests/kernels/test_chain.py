@@ -87,8 +87,8 @@ def test_predict_batch_matches_python_twin(corpus, first_order, seed):
 
 
 @settings(max_examples=60, deadline=None)
-@given(strategies.sparse_corpus(), st.booleans())
-def test_add_chain_delta_is_phi_difference(corpus, first_order):
+@given(strategies.sparse_corpus(), st.booleans(), st.booleans())
+def test_add_chain_delta_is_phi_difference(corpus, first_order, full):
     sentences, labels = corpus
     encoded = _encode(sentences, 6)
     model = naive.ChainModel(6, 3, first_order)
@@ -96,13 +96,15 @@ def test_add_chain_delta_is_phi_difference(corpus, first_order):
     for i, sentence in enumerate(sentences):
         gold = np.array(labels[i], dtype=np.int32)
         pred = rng.integers(0, 3, gold.size).astype(np.int32)
-        # rows start empty: the pairs the delta touches are inserted first
-        structure = LinearChain(6, 3, int(first_order), EmissionRows.empty(6, pool_size=64))
+        # sparse rows start empty: the pairs the delta touches are inserted first; full
+        # rows (sparse=None) hold every pair and take the path that inserts nothing
+        rows = EmissionRows.full(6, 3) if full else EmissionRows.empty(6, pool_size=64)
+        structure = LinearChain(6, 3, int(first_order), rows)
         coef, coef_sum = np.zeros(structure.n_weights), np.zeros(structure.n_weights)
         assert chain.add_chain_delta(
             encoded.indptr, encoded.indices, encoded.data, encoded.offsets[i], gold, pred,
             gold.size, int(first_order), None, True, structure.rows.arrays, coef, coef_sum, 3,
-            2.0, 3.0,
+            2.0, 3.0, None if full else True,
         )  # fmt: skip
         np.testing.assert_array_equal(coef_sum, 1.5 * coef)
         delta = model.phi(sentence, gold.tolist())
@@ -122,14 +124,19 @@ def test_add_chain_delta_is_phi_difference(corpus, first_order):
     st.integers(0, 1000),
     st.sampled_from([1, 3]),
     st.sampled_from([1, 2]),
+    st.booleans(),
 )
-def test_perceptron_epochs_match_python_twin(corpus, first_order, n_epochs, seed, batch, threads):
+def test_perceptron_epochs_match_python_twin(
+    corpus, first_order, n_epochs, seed, batch, threads, full
+):
     sentences, labels = corpus
     encoded = _encode(sentences, 6)
     gold = np.array([label for seq in labels for label in seq], dtype=np.int32)
     rng = np.random.default_rng(seed)
     orders = [rng.permutation(len(sentences)) for _ in range(n_epochs)]
-    structure = LinearChain(6, 3, int(first_order))
+    # full rows (as learners start with where dense_fits) take the epoch's path that
+    # looks up and inserts no pair; empty rows grow
+    structure = LinearChain(6, 3, int(first_order), EmissionRows.full(6, 3) if full else None)
     weights = AveragedWeights(structure)
     decoder, rule = Viterbi(order=int(first_order)), StandardUpdate()
     epoch = fused_epoch(structure, decoder, rule)

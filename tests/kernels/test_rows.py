@@ -140,3 +140,21 @@ def test_sorted_unique_is_np_unique(values):
 
     values = np.array(values, dtype=np.int64)
     np.testing.assert_array_equal(sorted_unique(values), np.unique(values))
+
+
+def test_rows_are_full_only_when_every_row_holds_every_label():
+    """``is_full`` chooses the perceptron epoch's path that looks up and inserts no pair
+    (``sparse=None``): it must hold only where every pair has its slot ``start[f] + k``."""
+    full = EmissionRows.full(N_FEATURES, N_LABELS)
+    assert full.is_full(N_LABELS)
+    assert all(
+        _rows.slot.py_func(full.arrays, f, k) == full.start[f] + k
+        for f in range(N_FEATURES)
+        for k in range(N_LABELS)
+    )
+    assert not full.is_full(N_LABELS + 1)
+    assert not EmissionRows.empty(N_FEATURES, pool_size=64).is_full(N_LABELS)
+    # compacted to the pairs of nonzero weight, as a fitted model keeps them
+    keep = np.ones(full.pool_size, dtype=bool)
+    keep[3] = False
+    assert not full.compacted(keep=keep)[0].is_full(N_LABELS)
