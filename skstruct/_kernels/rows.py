@@ -103,6 +103,17 @@ def ensure_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels
 
 
 @helper
+def token_pair_buffer(indptr, lo, gold, pred, n_tokens):
+    """An int64 array with room for the slots of every pair ``phi(gold) - phi(pred)``
+    touches over the first ``n_tokens`` tokens (two per feature of a differing position)."""
+    n_entries = 0
+    for pos in range(n_tokens):
+        if gold[pos] != pred[pos]:
+            n_entries += indptr[lo + pos + 1] - indptr[lo + pos]
+    return np.empty(2 * n_entries, dtype=np.int64)
+
+
+@helper
 def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, em, em_sum):
     """``(room, slots)``: the pool slots of the pairs ``phi(gold) - phi(pred)`` touches,
     given a weight first: for each differing position (in order), each feature:
@@ -113,11 +124,7 @@ def token_pair_slots(rows, indptr, indices, lo, gold, pred, n_tokens, n_labels, 
     inserting: an optional return type, calls spread with ``*args`` and a literal flag
     choosing between the two loops cost a cold fit 0.7 s of compilation, measured.)
     """
-    n_entries = 0
-    for pos in range(n_tokens):
-        if gold[pos] != pred[pos]:
-            n_entries += indptr[lo + pos + 1] - indptr[lo + pos]
-    slots = np.empty(2 * n_entries, dtype=np.int64)
+    slots = token_pair_buffer(indptr, lo, gold, pred, n_tokens)
     if look_up_token_pairs(rows, indptr, indices, lo, gold, pred, n_tokens, slots):
         return True, slots
     # some pair has no weight yet: give them one, then look up again (insertions move
@@ -135,11 +142,7 @@ def full_row_slots(rows, indptr, indices, lo, gold, pred, n_tokens):
     order: label ``k`` of row ``f`` at ``start[f] + k``), so no pair needs a weight or a
     search."""
     start = rows[0]
-    n_entries = 0
-    for pos in range(n_tokens):
-        if gold[pos] != pred[pos]:
-            n_entries += indptr[lo + pos + 1] - indptr[lo + pos]
-    slots = np.empty(2 * n_entries, dtype=np.int64)
+    slots = token_pair_buffer(indptr, lo, gold, pred, n_tokens)
     k = 0
     for pos in range(n_tokens):
         g = gold[pos]
