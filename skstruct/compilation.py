@@ -27,14 +27,16 @@ from ._kernels._config import CACHE, kernel_cache_dir
 from .crfsuite import CRF
 from .datasets import make_chain_data
 from .decoders import ArcEager, BeamSearch, Eisner
+from .decoders.chain import DENSE_LABELS
 from .features import TokenFeatures, crfsuite_tutorial_features
 from .learners import LinearChainCRF, StructuredPerceptron, StructuredSVM
 from .parsing import graph_parser, graph_perceptron
 
 #: The families :func:`warmup` can compile, and what each covers.
 FAMILIES = {
-    "chains": "StructuredPerceptron on token dicts and raw tokens (Viterbi; beam search "
-    "with max-violation updates), fit and predict",
+    "chains": "StructuredPerceptron on token dicts and raw tokens (Viterbi, with few and "
+    "with many labels: dense and sparse emission rows; beam search with max-violation "
+    "updates), fit and predict",
     "crf": "LinearChainCRF and skstruct.crfsuite.CRF (lbfgs with and without c1), fit, "
     "predict and marginals",
     "svm": "StructuredSVM (block-coordinate Frank-Wolfe) on chains, on first-order trees "
@@ -111,12 +113,15 @@ def _run(families):
     return seconds
 
 
-def _chain_data(n_sentences=24, seed=0):
+def _chain_data(n_sentences=24, seed=0, n_labels=4):
     """Token dicts in the sklearn-crfsuite tutorial's form (strings, booleans), raw
-    tokens, and IOB labels: the shapes real sequence data takes."""
-    tokens, labels = make_chain_data(n_sentences, n_labels=4, n_words=30, random_state=seed)
+    tokens, and IOB labels: the shapes real sequence data takes (``n_labels`` above 4:
+    the generator's own label names)."""
+    tokens, labels = make_chain_data(n_sentences, n_labels=n_labels, n_words=30, random_state=seed)
     names = ["B-NP", "I-NP", "O", "B-VP"]
-    y = [[names[int(label[1:]) % 4] for label in sentence] for sentence in labels]
+    y = labels
+    if n_labels <= len(names):
+        y = [[names[int(label[1:]) % 4] for label in sentence] for sentence in labels]
     tagged = [[(word, "NN" if i % 2 else "VB") for i, word in enumerate(s)] for s in tokens]
     return crfsuite_tutorial_features(tagged), tokens, y
 
@@ -124,6 +129,11 @@ def _chain_data(n_sentences=24, seed=0):
 def _warm_chains():
     X, tokens, y = _chain_data()
     StructuredPerceptron(max_iter=2, random_state=0).fit(X, y).predict(X)
+    # more labels than learners start dense emission rows with (DENSE_LABELS, as the
+    # Penn Treebank's 45 tags): the epoch for sparse rows, which compiles the pair
+    # lookups and insertions that full rows go without
+    X_many, _, y_many = _chain_data(n_labels=DENSE_LABELS + 16)
+    StructuredPerceptron(max_iter=2, random_state=0).fit(X_many, y_many).predict(X_many)
     StructuredPerceptron(features=TokenFeatures(), max_iter=2, random_state=0).fit(
         tokens, y
     ).predict(tokens)

@@ -91,10 +91,15 @@ def test_a_warmed_up_process_compiles_nothing_in_real_fits():
         skstruct.warmup("all")
         tokens, y = make_chain_data(60, n_labels=7, n_words=90, random_state=5)
         X = crfsuite_tutorial_features([[(w, "DT") for w in s] for s in tokens])
+        # more labels than a dense start takes (DENSE_LABELS): sparse emission rows, as
+        # the Penn Treebank's 45 tags and Brown's 472 give
+        many, y_many = make_chain_data(60, n_labels=40, n_words=90, random_state=6)
+        X_many = crfsuite_tutorial_features([[(w, "DT") for w in s] for s in many])
         trees, labelled = _tree_data(30, seed=4)
         heads = [[h for h, _ in s] for s in labelled]
         before = signatures()
         StructuredPerceptron(random_state=1).fit(X, y).predict(X)
+        StructuredPerceptron(random_state=1).fit(X_many, y_many).predict(X_many)
         LinearChainCRF().fit(X, y).predict(X)
         StructuredSVM(random_state=1).fit(X, y).predict(X)
         StructuredPerceptron(Eisner(), random_state=1).fit(trees, heads).predict(trees)
