@@ -39,7 +39,8 @@ FAMILIES = {
     "updates), fit and predict",
     "crf": "LinearChainCRF and skstruct.crfsuite.CRF (lbfgs with and without c1), fit, "
     "predict and marginals",
-    "svm": "StructuredSVM (block-coordinate Frank-Wolfe) on chains, on first-order trees "
+    "svm": "StructuredSVM (block-coordinate Frank-Wolfe) on chains (dense and sparse "
+    "emission rows), on first-order trees "
     "and on second-order trees with field templates, with and without grandparents "
     "(UDPipeline's graph parser), fit and predict",
     "parsers": "StructuredPerceptron with Eisner (first order, unlabelled and labelled; "
@@ -188,6 +189,10 @@ def _warm_parsers():
 def _warm_svm():
     X, _, y = _chain_data()
     StructuredSVM(max_iter=2, random_state=0).fit(X, y).predict(X)
+    # sparse emission rows too (more labels than DENSE_LABELS): BCFW's epoch for them
+    # compiles the pair searches and insertions that full rows go without
+    X_many, _, y_many = _chain_data(n_labels=DENSE_LABELS + 16)
+    StructuredSVM(max_iter=2, random_state=0).fit(X_many, y_many).predict(X_many)
     trees, labelled = _tree_data()
     heads = [[head for head, _ in sentence] for sentence in labelled]
     StructuredSVM(Eisner(), max_iter=2, random_state=0).fit(trees, heads).predict(trees)

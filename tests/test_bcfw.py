@@ -145,16 +145,20 @@ def _kernel_and_python_blocks(model, X, y, pool, kernel):
 
 
 @pytest.mark.parametrize("order", [0, 1, 2])
-@pytest.mark.parametrize("pool", [1, 1024])
+@pytest.mark.parametrize("pool, full", [(1, False), (1024, False), (1, True)])
 @pytest.mark.parametrize("batch_size", [1, 7])
-def test_fused_chain_epochs_equal_the_generic_steps(order, pool, batch_size, sparse_rows):
+def test_fused_chain_epochs_equal_the_generic_steps(order, pool, full, batch_size, request):
     """The one-kernel epoch (exact Viterbi) = the generic epoch (``step`` per example
     for batches of one), pools growing midway (a tiny block pool and emission pool force
     every kind of growth, also in the middle of a batch: sparse emission rows, which
-    4 labels would not get by default)."""
+    4 labels would not get by default). ``full``: the rows 4 labels get by default, every
+    pair's weight found by its row's start, never searched for (``sparse=None``)."""
+    if not full:
+        request.getfixturevalue("sparse_rows")
     X, y = make_chain_data(60, n_labels=4, n_words=15, random_state=order)
     model = StructuredSVM(Viterbi(order=order), features=TokenFeatures())
     fused, generic = _kernel_and_python_blocks(model, X, y, pool, "chain")
+    assert fused.weights.structure.rows.is_full(4) == full
     rng = np.random.default_rng(order)
     for _ in range(3):
         visit = rng.permutation(len(X))

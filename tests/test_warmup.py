@@ -102,6 +102,7 @@ def test_a_warmed_up_process_compiles_nothing_in_real_fits():
         StructuredPerceptron(random_state=1).fit(X_many, y_many).predict(X_many)
         LinearChainCRF().fit(X, y).predict(X)
         StructuredSVM(random_state=1).fit(X, y).predict(X)
+        StructuredSVM(random_state=1).fit(X_many, y_many).predict(X_many)
         StructuredPerceptron(Eisner(), random_state=1).fit(trees, heads).predict(trees)
         StructuredPerceptron(Eisner(), random_state=1).fit(trees, labelled).predict(trees)
         grand = Eisner(order=2, projectivize=True, grandparents=True)  # UDPipeline's voter

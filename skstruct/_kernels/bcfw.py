@@ -90,14 +90,19 @@ def store_block(start, length, capacity, pool_keys, pool_values, used, i, keys, 
 
 
 @njit
-def _positions(rows, keys, n_dense, n_labels, out):
+def _positions(rows, keys, n_dense, n_labels, out, sparse):
     """Where each key's weight is in a chain's weight vector (``out``; -1 for a pair
-    without one); returns how many have none."""
+    without one); returns how many have none. ``sparse``: None where every emission
+    row is full (label ``k`` of row ``f`` at pool slot ``start[f] + k``: no search),
+    else TRUE."""
     missing = 0
     for j in range(keys.shape[0]):
         key = keys[j]
         if key < n_dense:
             out[j] = key
+        elif sparse is None:
+            code = key - n_dense
+            out[j] = n_dense + rows[0][code // n_labels] + code % n_labels
         else:
             p = slot(rows, (key - n_dense) // n_labels, (key - n_dense) % n_labels)
             out[j] = n_dense + p if p >= 0 else -1
@@ -205,7 +210,7 @@ def batch_of(visit, position, batch_size, offsets, decoded, token_start):
 def chain_epoch(
     indptr, indices, data, offsets, labels, visit, position, batch_size, threads, decoded,
     pred, token_start, rows, coef, coef_sum, n_labels, order, trigrams, n_seen, Ci, block_loss,
-    start, length, capacity, pool_keys, pool_values, used, losses, gammas,
+    start, length, capacity, pool_keys, pool_values, used, losses, gammas, sparse,
 ):  # fmt: skip
     """BCFW steps on the chain examples ``visit[position:]`` in minibatches: what
     ``FrankWolfeBlocks.step`` does with an exact Viterbi oracle, in one kernel.
@@ -223,6 +228,9 @@ def chain_epoch(
     to ``coef`` and (times ``m(m-1)/2`` for the ``m``-th step) to ``coef_sum``, the
     block and its loss. ``losses``: ``[sum_i C_i l_i, its lazy averaging sum]``,
     updated in place; ``gammas[s]``: the ``gamma`` of the step on ``visit[s]``.
+    ``sparse``: None where every emission row is full (``EmissionRows.is_full``), so
+    no pair is searched for or inserted and none of that code is compiled (as in
+    ``chain.perceptron_epoch``); TRUE for rows that may lack pairs.
 
     Returns ``(n_seen, position, full, decoded, needed)``: ``full`` 1 when the emission
     pool, 2 when the block pool had no room for the step on ``visit[position]`` (not
@@ -269,13 +277,15 @@ def chain_epoch(
                                           Ci[i] * psi)  # fmt: skip
             direction = corner - block
             positions = np.empty(keys.shape[0], dtype=np.int64)
-            missing = _positions(rows, keys, n_dense, n_labels, positions)
+            missing = _positions(rows, keys, n_dense, n_labels, positions, sparse)
             gamma = line_search(Ci[i] * (loss - block_loss[i]), coef, positions, direction)
             m = n_seen + 1
             if gamma > 0.0:
                 if not has_room(capacity, used, pool_keys.shape[0], i, keys.shape[0]):
                     return n_seen, step, 2, decoded, keys.shape[0]
-                if missing:  # pairs without a weight get one (rows may move: look up again)
+                # pairs without a weight get one (rows may move: look up again); full
+                # rows (sparse None) have every pair, and none of this is compiled
+                if sparse is not None and missing:
                     emission_sum = coef_sum[n_dense:]
                     for j in range(keys.shape[0]):
                         if positions[j] < 0:
@@ -283,7 +293,7 @@ def chain_epoch(
                             if not ensure(rows, code // n_labels, code % n_labels, n_labels,
                                           emission, emission_sum):  # fmt: skip
                                 return n_seen, step, 1, decoded, keys.shape[0]
-                    _positions(rows, keys, n_dense, n_labels, positions)
+                    _positions(rows, keys, n_dense, n_labels, positions, sparse)
                 take_step(i, gamma, m, loss, keys, positions, block, direction, coef, coef_sum,
                           Ci, block_loss, start, length, capacity, pool_keys, pool_values, used,
                           losses)  # fmt: skip

@@ -121,14 +121,17 @@ def chain_hinges(indptr, indices, data, offsets, rows, coef, n_labels, gold, sen
     unary = np.empty((longest, n_labels))
     backptr = np.empty((longest, n_labels), dtype=np.int32)
     path = np.empty(longest, dtype=np.int32)
+    # the gold labels copied to Viterbi's path type: one _chain_path_score to compile
+    gold_path = np.empty(longest, dtype=np.int32)
     work = np.empty(longest)
     for i in sentences:
         lo, hi = offsets[i], offsets[i + 1]
         n = hi - lo
         unary_scores(indptr, indices, data, lo, hi, rows, emission, unary)
-        gold_path = gold[lo:hi]
+        for t in range(n):
+            gold_path[t] = gold[lo + t]
         gold_score = _chain_path_score(unary, gold_path, n, transition, start, stop, work)
-        add_hamming_loss(unary, n, gold_path)  # every wrong label earns 1
+        add_hamming_loss(unary, n, gold[lo:hi])  # every wrong label earns 1
         viterbi_into(unary, n, transition, start, stop, TRUE, backptr, path)
         out[i] = _chain_path_score(unary, path, n, transition, start, stop, work) - gold_score
 

@@ -37,6 +37,7 @@ import numpy as np
 
 from .._kernels import bcfw as _bcfw
 from .._kernels import eg_hinge as _eg_hinge
+from .._kernels._config import TRUE
 from ..decoders import ChuLiuEdmonds, Eisner, Viterbi
 from ..engine import AveragedWeights, Minibatch
 from ..structures import ArcFactoredTree, LinearChain
@@ -231,11 +232,14 @@ class FrankWolfeBlocks:
                         token_start)  # fmt: skip
             blocks = (self.Ci, self.block_loss, *self.blocks.arrays, losses, gammas)
             if kind == "chain":
+                # full rows (where dense_fits: learners start with them) need no pair
+                # searches nor insertions: None compiles the epoch without that code
+                sparse = None if structure.rows.is_full(structure.n_labels) else TRUE
                 state.n_seen, position, full, decoded, needed = _bcfw.chain_epoch(
                     encoded.indptr, encoded.indices, encoded.data, encoded.offsets, self.gold,
                     *batching, structure.rows.arrays, state.coef, state.coef_sum,
                     structure.n_labels, structure.order, structure.trigrams, state.n_seen,
-                    *blocks,
+                    *blocks, sparse,
                 )  # fmt: skip
             else:
                 state.n_seen, position, full, decoded, needed = _bcfw.tree_epoch(

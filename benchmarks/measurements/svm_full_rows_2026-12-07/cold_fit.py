@@ -1,0 +1,21 @@
+"""The default structured SVM's first fit on an empty numba cache: 50 CoNLL-2000
+sentences (tutorial dicts), so that the time is almost all compilation, or all of them
+with the argument ``all``. Prints the seconds.
+
+Run with the skstruct under test first on ``PYTHONPATH`` and a fresh ``NUMBA_CACHE_DIR``
+(``run.sh`` does both, alternating versions).
+"""
+
+import os
+import sys
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
+from bench_first_run import _data, _model
+
+model = _model("svm")
+X, y, _, _ = _data("svm")
+start = time.perf_counter()
+n = None if sys.argv[1:] == ["all"] else 50
+model.fit(X[:n], y[:n])
+print(f"{time.perf_counter() - start:.3f}")
