@@ -5,6 +5,7 @@
 #   compile tree: one first fit of all of CoNLL-2000 (cold_fit.py all) per version under the compile
 #     logger of ../suite_compile_log_2026-11-30 (kernel, nesting depth, seconds)
 #   warm: warm_fit.py, three rounds, with ced5e15 (issue 33's baseline) at $CED
+# FAMILY=svm (exported): the default structured SVM instead of the perceptron
 set -e
 HERE=$(cd "$(dirname "$0")" && pwd)
 PY=${PY:-python}

@@ -1,5 +1,6 @@
 """Warm fits of the default perceptron on all of CoNLL-2000 (tutorial dicts): three
-fits in one process, the last two printed with the test accuracy and the skstruct used."""
+fits in one process, the last two printed with the test accuracy and the skstruct used.
+``FAMILY=svm`` in the environment: the default structured SVM's."""
 
 import gc
 import os
@@ -7,14 +8,15 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "..", ".."))
-from bench_first_run import _data
+from bench_first_run import _data, _model
 
 import skstruct
 
-X, y, X_test, y_test = _data("perceptron")
+family = os.environ.get("FAMILY", "perceptron")
+X, y, X_test, y_test = _data(family)
 seconds = []
 for _ in range(3):
-    model = skstruct.StructuredPerceptron(random_state=0)
+    model = _model(family)
     gc.collect()
     start = time.perf_counter()
     model.fit(X, y)
