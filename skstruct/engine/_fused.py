@@ -16,7 +16,6 @@ from .._kernels import beam as _beam
 from .._kernels import chain as _chain
 from .._kernels import swvp as _swvp
 from .._kernels import tree as _tree
-from .._kernels._config import TRUE
 from .._kernels.balance import sentence_parts
 from ..decoders import BeamSearch, ChuLiuEdmonds, Eisner, Greedy, Viterbi
 from ..structures import ArcFactoredTree, LinearChain
@@ -137,7 +136,7 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
         else:
             # full rows (where dense_fits: learners start with them) need no pair
             # lookups nor insertions: None compiles the epoch without that code
-            sparse = None if structure.rows.is_full(structure.n_labels) else TRUE
+            sparse = structure.rows.sparse_flag(structure.n_labels)
             epoch = _chain.perceptron_epoch(*args, sparse)
         state.n_seen, wrong, right, visited = epoch
         mistakes, correct, order = mistakes + wrong, correct + right, order[visited:]

@@ -37,7 +37,6 @@ import numpy as np
 
 from .._kernels import bcfw as _bcfw
 from .._kernels import eg_hinge as _eg_hinge
-from .._kernels._config import TRUE
 from ..decoders import ChuLiuEdmonds, Eisner, Viterbi
 from ..engine import AveragedWeights, Minibatch
 from ..structures import ArcFactoredTree, LinearChain
@@ -234,7 +233,7 @@ class FrankWolfeBlocks:
             if kind == "chain":
                 # full rows (where dense_fits: learners start with them) need no pair
                 # searches nor insertions: None compiles the epoch without that code
-                sparse = None if structure.rows.is_full(structure.n_labels) else TRUE
+                sparse = structure.rows.sparse_flag(structure.n_labels)
                 state.n_seen, position, full, decoded, needed = _bcfw.chain_epoch(
                     encoded.indptr, encoded.indices, encoded.data, encoded.offsets, self.gold,
                     *batching, structure.rows.arrays, state.coef, state.coef_sum,

@@ -4,6 +4,7 @@ import numpy as np
 import scipy.sparse as sp
 
 from .._kernels import rows as _rows
+from .._kernels._config import TRUE
 from ..utils.arrays import concat_ranges, sorted_unique
 
 
@@ -95,6 +96,13 @@ class EmissionRows:
         """Whether every row holds all ``n_labels`` labels (sorted and distinct, so in
         order: label ``k`` of row ``f`` at pool slot ``start[f] + k``)."""
         return bool(np.all(self.length == n_labels))
+
+    def sparse_flag(self, n_labels):
+        """The chain epochs' ``sparse`` argument (``chain.perceptron_epoch``,
+        ``bcfw.chain_epoch``): None where every row is full, so that the epoch is
+        compiled without the code that searches for pairs and inserts them; TRUE where a
+        row may lack pairs."""
+        return None if self.is_full(n_labels) else TRUE
 
     def live_slots(self):
         """Pool slots of every pair, row by row (the compact order)."""

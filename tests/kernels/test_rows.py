@@ -6,6 +6,7 @@ from hypothesis import strategies as st
 
 from skstruct._kernels import chain as _chain
 from skstruct._kernels import rows as _rows
+from skstruct._kernels._config import TRUE
 from skstruct.structures import EmissionRows
 from skstruct.utils.arrays import read_only
 
@@ -158,3 +159,7 @@ def test_rows_are_full_only_when_every_row_holds_every_label():
     keep = np.ones(full.pool_size, dtype=bool)
     keep[3] = False
     assert not full.compacted(keep=keep)[0].is_full(N_LABELS)
+    # the epochs' flag follows it: None (no pair code compiled) only for full rows
+    assert full.sparse_flag(N_LABELS) is None
+    assert full.sparse_flag(N_LABELS + 1) is TRUE
+    assert full.compacted(keep=keep)[0].sparse_flag(N_LABELS) is TRUE
