@@ -21,7 +21,6 @@ import http.server
 import itertools
 import os
 import socket
-import subprocess
 import sys
 import threading
 from pathlib import Path
@@ -252,42 +251,6 @@ def closed_url(monkeypatch):
         sock.bind(("127.0.0.1", 0))
         port = sock.getsockname()[1]
     return f"http://127.0.0.1:{port}/train.txt.gz"
-
-
-# ------------------------------------------------ kernels compiled once
-
-#: ``skstruct warmup`` families, one process per group, side by side.
-WARMUP_GROUPS = (("chains", "parsers"), ("crf", "svm"))
-
-
-@pytest.hookimpl(tryfirst=True)
-def pytest_sessionstart(session):
-    """With xdist workers, compile the kernels once, before the workers start.
-
-    On an empty numba cache each worker compiled every kernel its tests called, so the
-    kernels most tests share were compiled once per worker. ``skstruct warmup`` compiles
-    every family's kernels into the disk cache once (two groups of families in two
-    processes side by side), and the workers load them from there; on a warm cache it
-    only loads them (2-3 s). Done for the whole suite (the README's command), not for
-    tests named on the command line. A failed warm-up stops the session: it is a bug of
-    its own."""
-    config = session.config
-    if hasattr(config, "workerinput") or not getattr(config.option, "numprocesses", 0):
-        return  # an xdist worker, or one process (which compiles each kernel once anyway)
-    if config.args_source is not pytest.Config.ArgsSource.TESTPATHS:
-        return  # chosen tests: they may need few kernels, and a warm-up costs 2-3 s warm
-    if os.environ.get("NUMBA_DISABLE_JIT", "0") not in ("", "0"):
-        return
-    command = [sys.executable, "-m", "skstruct.cli", "warmup", "-q"]
-    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "text": True}
-    runs = [subprocess.Popen([*command, *group], **quiet) for group in WARMUP_GROUPS]
-    failed = []
-    for group, run in zip(WARMUP_GROUPS, runs):
-        _, errors = run.communicate()
-        if run.returncode:
-            failed.append(f"skstruct warmup {' '.join(group)}: {errors[-3000:]}")
-    if failed:
-        raise pytest.UsageError("\n".join(failed))
 
 
 # ------------------------------------------------ what dask leaves in os.environ
