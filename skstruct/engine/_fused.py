@@ -134,9 +134,7 @@ def chain_perceptron_epoch(structure, decoder, rule, encoded, labels, order, sta
         if minibatch.size > 1:
             epoch = _chain.viterbi_minibatch_epoch(*args, minibatch.size, minibatch.kernel_threads)
         else:
-            # full rows (where dense_fits: learners start with them) need no pair
-            # lookups nor insertions: None compiles the epoch without that code
-            sparse = structure.rows.sparse_flag(structure.n_labels)
+            sparse = structure.rows.sparse_flag(structure.n_labels)  # None: full rows
             epoch = _chain.perceptron_epoch(*args, sparse)
         state.n_seen, wrong, right, visited = epoch
         mistakes, correct, order = mistakes + wrong, correct + right, order[visited:]

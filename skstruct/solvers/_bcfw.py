@@ -231,9 +231,7 @@ class FrankWolfeBlocks:
                         token_start)  # fmt: skip
             blocks = (self.Ci, self.block_loss, *self.blocks.arrays, losses, gammas)
             if kind == "chain":
-                # full rows (where dense_fits: learners start with them) need no pair
-                # searches nor insertions: None compiles the epoch without that code
-                sparse = structure.rows.sparse_flag(structure.n_labels)
+                sparse = structure.rows.sparse_flag(structure.n_labels)  # None: full rows
                 state.n_seen, position, full, decoded, needed = _bcfw.chain_epoch(
                     encoded.indptr, encoded.indices, encoded.data, encoded.offsets, self.gold,
                     *batching, structure.rows.arrays, state.coef, state.coef_sum,

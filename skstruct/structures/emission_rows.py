@@ -100,8 +100,8 @@ class EmissionRows:
     def sparse_flag(self, n_labels):
         """The chain epochs' ``sparse`` argument (``chain.perceptron_epoch``,
         ``bcfw.chain_epoch``): None where every row is full, so that the epoch is
-        compiled without the code that searches for pairs and inserts them; TRUE where a
-        row may lack pairs."""
+        compiled without the code that searches for pairs and inserts them (learners
+        start with full rows wherever ``dense_fits``); TRUE where a row may lack pairs."""
         return None if self.is_full(n_labels) else TRUE
 
     def live_slots(self):
