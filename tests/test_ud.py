@@ -9,6 +9,7 @@ from skstruct import (
     ArcEager,
     ArcFeatures,
     ArcStandard,
+    ChuLiuEdmonds,
     Eisner,
     PredictedRelations,
     PredictedTags,
@@ -24,6 +25,7 @@ from skstruct import (
     save,
 )
 from skstruct.metrics import conll18_scores
+from skstruct.ud import VOTE_OF_THE_FIRST
 
 FILLED = ("upos", "xpos", "feats", "lemma", "head", "deprel")
 
@@ -132,8 +134,11 @@ def test_the_default_parser_is_graph_and_transition_parsers_voting(xpos):
     ud = UDPipeline(max_iter=3, n_jobs=2, random_state=0)
     ud.corpora_ = []  # as fit sets it, with no tagged corpora
     voting = ud._stage("trees", xpos).parser
-    assert isinstance(voting, VotingParser) and voting.n_jobs == 2 and voting.weights is None
+    assert isinstance(voting, VotingParser) and voting.n_jobs == 2
+    assert isinstance(voting.decoder, ChuLiuEdmonds)
     named = dict(voting.parsers)
+    # the grandparent SVM votes VOTE_OF_THE_FIRST, every other parser 1
+    assert voting.weights == [VOTE_OF_THE_FIRST] + [1.0] * (len(named) - 1)
     pairs = [("eager", "auto"), ("eager_upos", "upos")] if xpos else [("eager", "auto")]
     names = [n for name, _ in pairs for n in (name, f"{name}_right_to_left")]
     assert list(named) == ["graph", *names, "standard", "graph_perceptron"]
