@@ -100,8 +100,9 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         to right and, through :class:`~skstruct.ReversedParser`, right to left (two when
         the treebank has no XPOS), a beam-search :class:`~skstruct.ArcStandard` parser
         over the XPOS and the grandparent graph parser again, learnt by the averaged
-        perceptron (:class:`~skstruct.StructuredPerceptron`); the first votes 2, the
-        others 1, and :class:`~skstruct.ChuLiuEdmonds` finds the best tree under the votes.
+        perceptron (:class:`~skstruct.StructuredPerceptron`); the first votes
+        ``VOTE_OF_THE_FIRST``, the others 1, and :class:`~skstruct.ChuLiuEdmonds` finds
+        the best tree under the votes.
         ``PredictedTrees(grandparents=True, fields=("lemma", "feats"))`` is the graph
         parser alone: on English-EWT dev with gold annotation 0.67 UAS less than the
         seven (89.06 against 89.73, each parser trained alone).
