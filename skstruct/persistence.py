@@ -196,6 +196,10 @@ _OBJECTS = _Classes(
 #: attributes the old class did not store).
 _RENAMED = {"ArcStandardSystem": ("TransitionSystem", {"kernel": "transition"})}
 
+#: Parameters added to an estimator after files were written without them, with the value
+#: that keeps such a file's model working as it was trained (the new default may not).
+_PARAMETERS_ADDED = {"PredictedRelations": {"chain_order": "sentence"}}
+
 _ADVICE = (
     "skstruct.save stores data and skstruct's own classes only, so that loading runs no "
     "code; save this model with joblib.dump or pickle instead (and load such files only "
@@ -689,6 +693,7 @@ class _Reader:
     def _decode_estimator(self, node):
         cls = _lookup(_ESTIMATORS, node["class"])
         params = {_name(k): self.decode(v) for k, v in node["params"].items()}
+        params = {**_PARAMETERS_ADDED.get(node["class"], {}), **params}
         estimator = cls(**params)
         if hasattr(cls, "_parameter_constraints"):
             estimator._validate_params()

@@ -69,7 +69,7 @@ class TokenFieldPredictor(SentencesTransformerTags, TransformerMixin, BaseEstima
         """
         check_is_fitted(self, "tagger_")
         X = check_sequences(X)
-        predicted = self.tagger_.predict(self._inputs(X))
+        predicted = self._predict_labels(X)
         return [
             [self._filled(token, label) for token, label in zip(sentence, labels)]
             for sentence, labels in zip(X, predicted)
@@ -78,6 +78,10 @@ class TokenFieldPredictor(SentencesTransformerTags, TransformerMixin, BaseEstima
     def _inputs(self, X):
         """What the labeller reads of the sentences ``X``: the token dicts themselves."""
         return X
+
+    def _predict_labels(self, X):
+        """The labeller's labels for the tokens of the sentences ``X``, in their order."""
+        return self.tagger_.predict(self._inputs(X))
 
 
 class ColumnsTagger(TokenFieldPredictor):

@@ -20,9 +20,10 @@ from .features import TokenFeatures
 from .learners import StructuredSVM
 from .morphology import token_feats_label
 from .pipeline import ColumnsTagger
+from .utils._sklearn_compat import StrOptions
 from .utils.validation import check_sequences, check_token_dict
 
-__all__ = ["PredictedRelations", "relation_fields"]
+__all__ = ["PredictedRelations", "depth_first_order", "relation_fields"]
 
 #: The head fields of a word attached to the root.
 ROOT = "<root>"
@@ -154,6 +155,43 @@ def _sides(own, first, d, words):
     return " ".join(marked) if marked else None
 
 
+def depth_first_order(heads):
+    """The words of a tree in the order of a depth-first walk from the root: each word
+    before its children, the children left to right (pre-order).
+
+    A head's first child then follows it, and each later child follows the last word
+    under its elder sibling. Words the walk does not reach (a cycle among the heads)
+    follow the others in sentence order.
+
+    Parameters
+    ----------
+    heads : sequence of int
+        The head of every word: 0 for the root, else 1..n.
+
+    Returns
+    -------
+    list of int
+        The 0-based positions of the words, in walk order.
+
+    Examples
+    --------
+    >>> depth_first_order([2, 0, 4, 2])  # "Dogs bark at cats": bark, Dogs, cats, at
+    [1, 0, 3, 2]
+    """
+    children = [[] for _ in range(len(heads) + 1)]
+    for d, h in enumerate(heads, start=1):
+        children[h].append(d)
+    order, stack = [], children[0][::-1]
+    while stack:  # one head a word, so no word is pushed twice
+        d = stack.pop()
+        order.append(d - 1)
+        stack.extend(reversed(children[d]))
+    if len(order) < len(heads):
+        reached = set(order)
+        order += [j for j in range(len(heads)) if j not in reached]
+    return order
+
+
 class PredictedRelations(ColumnsTagger):
     """Fill the ``deprel`` field of parsed CoNLL-U token dicts with predicted relations.
 
@@ -163,7 +201,8 @@ class PredictedRelations(ColumnsTagger):
     speech of its children and of its head's other children, and the verbs, punctuation
     and conjunctions between word and head); ``transform``
     returns copies of the sentences with ``deprel`` set to the relations predicted for
-    the heads they hold (a parser's, in a pipeline). Put it after an unlabelled parser:
+    the heads they hold (a parser's, in a pipeline), labelling the words as a chain in
+    the order of a depth-first walk of the tree. Put it after an unlabelled parser:
     labelling is then a tagging pass over the words, not a search over every label of
     every arc.
 
@@ -175,6 +214,15 @@ class PredictedRelations(ColumnsTagger):
         :class:`~skstruct.TokenFeatures` of the fields :func:`relation_fields` makes (a
         window of one word: the neighbours' fields too), with first-order Viterbi (the
         relations of neighbouring words go together, ``compound`` before ``compound``).
+    chain_order : {"depth_first", "sentence"}, default="depth_first"
+        The order of the words along the labeller's chain (its transitions and the
+        window of its features): that of :func:`depth_first_order`, in which a head's
+        first child follows the head and each later child the last word under its elder
+        sibling, or the sentence's. On gold heads and gold annotation, 97.49% of the
+        relations of UD English-EWT dev right against 97.21% in sentence order (the
+        children right to left: 97.18%), and 95.54% against 95.06% on the last tenth of
+        the CoNLL-X Spanish training sentences, held out
+        (``benchmarks/measurements/ud_labeller_chain_order_2026-12-07/``).
     columns : sequence of str, default=("upos", "xpos", "lemma", "feats")
         Token fields read of each word and of its head (predicted ones in a pipeline);
         fields that are unannotated (None) give no feature. The first (a part of
@@ -203,15 +251,22 @@ class PredictedRelations(ColumnsTagger):
     ['nsubj', 'root']
     """
 
+    _parameter_constraints: dict = {
+        **ColumnsTagger._parameter_constraints,
+        "chain_order": [StrOptions({"depth_first", "sentence"})],
+    }
+
     def __init__(
         self,
         tagger=None,
         *,
+        chain_order="depth_first",
         columns=("upos", "xpos", "lemma", "feats"),
         max_iter=10,
         random_state=None,
     ):
         super().__init__(tagger, columns=columns, max_iter=max_iter, random_state=random_state)
+        self.chain_order = chain_order
 
     def _training_data(self, X):
         inputs = self._inputs(X)  # checks the tokens and their heads first
@@ -224,11 +279,34 @@ class PredictedRelations(ColumnsTagger):
                         f"Example {i}: token {pos} has no 'deprel' to learn from ({token!r})."
                     )
             labels.append([token["deprel"] for token in sentence])
-        return inputs, labels
+        return inputs, [self._along_chain(s, values) for s, values in zip(X, labels)]
 
     def _inputs(self, X):
         columns = tuple(self.columns)
-        return [relation_fields(sentence, columns, i) for i, sentence in enumerate(X)]
+        rows = [relation_fields(sentence, columns, i) for i, sentence in enumerate(X)]
+        return [self._along_chain(s, values) for s, values in zip(X, rows)]
+
+    def _chain(self, sentence):
+        """The positions of the words of ``sentence`` along the chain, None for the
+        sentence's own order (its heads were checked by ``relation_fields``)."""
+        if self.chain_order == "sentence":
+            return None
+        return depth_first_order([token["head"] for token in sentence])
+
+    def _along_chain(self, sentence, values):
+        order = self._chain(sentence)
+        return values if order is None else [values[j] for j in order]
+
+    def _predict_labels(self, X):
+        restored = []
+        for sentence, labels in zip(X, super()._predict_labels(X)):
+            order = self._chain(sentence)
+            if order is not None:
+                labels, along = [None] * len(labels), labels
+                for j, label in zip(order, along):
+                    labels[j] = label
+            restored.append(list(labels))
+        return restored
 
     def _default_tagger(self):
         names = [*self.columns, *(f"head_{name}" for name in ("form", *self.columns))]
@@ -257,4 +335,4 @@ class PredictedRelations(ColumnsTagger):
     def predict(self, X):
         """The predicted relation of every word of ``X`` (lists of strings)."""
         check_is_fitted(self, "tagger_")
-        return self.tagger_.predict(self._inputs(check_sequences(X)))
+        return self._predict_labels(check_sequences(X))

@@ -24,6 +24,7 @@ from skstruct import (
     Greedy,
     ModelFormatError,
     ParameterMixing,
+    PredictedRelations,
     StructuredPerceptron,
     StructuredSVM,
     TokenFeatures,
@@ -575,6 +576,30 @@ def test_arc_standard_models_saved_before_the_transition_system_rename_load(tmp_
     assert "ArcStandardSystem" in _arrays(path)[_DOCUMENT].tobytes().decode()
     loaded = load(path)
     assert loaded.predict(X) == model.predict(X)
+
+
+def test_relation_labellers_saved_before_chain_order_keep_the_sentence_order(tmp_path):
+    # files written before PredictedRelations had chain_order labelled in sentence order
+    X = [
+        [{"form": "dogs", "upos": "NOUN", "head": 2, "deprel": "nsubj"},
+         {"form": "bark", "upos": "VERB", "head": 0, "deprel": "root"},
+         {"form": "loudly", "upos": "ADV", "head": 2, "deprel": "advmod"}],
+        [{"form": "the", "upos": "DET", "head": 2, "deprel": "det"},
+         {"form": "cat", "upos": "NOUN", "head": 3, "deprel": "nsubj"},
+         {"form": "sleeps", "upos": "VERB", "head": 0, "deprel": "root"}],
+    ] * 3  # fmt: skip
+    model = PredictedRelations(chain_order="sentence", columns=("upos",), max_iter=2,
+                               random_state=0).fit(X)  # fmt: skip
+    path = tmp_path / "old.npz"
+    save(model, path)
+    _forge(path, lambda document: document["model"]["params"].pop("chain_order"))
+    assert "chain_order" not in _arrays(path)[_DOCUMENT].tobytes().decode()
+    loaded = load(path)
+    assert loaded.chain_order == "sentence"
+    assert loaded.predict(X) == model.predict(X)
+    # a file that names it keeps it, whatever the default
+    assert _round_trip(clone(model).set_params(chain_order="depth_first").fit(X),
+                       tmp_path).chain_order == "depth_first"  # fmt: skip
 
 
 # -- format version 1: dense chains, training states without a structure -----------------

@@ -1,12 +1,14 @@
 """PredictedRelations: relations of parsed words as tags, the fields they are read from,
 and the labeller on real UD data."""
 
+import numpy as np
 import pytest
+from sklearn.base import BaseEstimator
 
 from skstruct import PredictedRelations
 from skstruct.metrics import conll18_scores
 from skstruct.morphology import feats_label
-from skstruct.relations import ROOT, relation_fields
+from skstruct.relations import ROOT, depth_first_order, relation_fields
 
 SENTENCE = [  # "The dog of John barked loudly ."
     {"form": "The", "upos": "DET", "head": 2},
@@ -161,3 +163,73 @@ def test_the_labeller_learns_english_ewt(ewt_head):
 def test_bad_input_is_named(sentence, error, message):
     with pytest.raises(error, match=message):
         PredictedRelations().fit([sentence])
+
+
+def _recursive_depth_first(heads):
+    """depth_first_order's twin: the walk by recursion, then the unreached words."""
+    order = []
+
+    def visit(h):
+        for d in range(1, len(heads) + 1):
+            if heads[d - 1] == h:
+                order.append(d - 1)
+                visit(d)
+
+    visit(0)
+    return order + [j for j in range(len(heads)) if j not in order]
+
+
+def _random_tree(rng, n):
+    """Heads of a random tree (any shape, projective or not) over n words."""
+    placed, heads = [0], [0] * n
+    for d in rng.permutation(n) + 1:
+        heads[d - 1] = int(rng.choice(placed))
+        placed.append(int(d))
+    return heads
+
+
+def test_depth_first_order_equals_its_recursive_twin():
+    rng = np.random.RandomState(0)
+    for n in [0, 1, 2, 3, 5, 8, 13, 30] * 5:
+        heads = _random_tree(rng, n)
+        assert depth_first_order(heads) == _recursive_depth_first(heads)
+    assert depth_first_order([h["head"] for h in SENTENCE]) == [4, 1, 0, 3, 2, 5, 6]
+    # a cycle (2 -> 3 -> 2) hangs under nothing: its words follow in sentence order
+    assert depth_first_order([0, 3, 2, 1]) == [0, 3, 1, 2] == _recursive_depth_first([0, 3, 2, 1])
+    assert depth_first_order([2, 1]) == [0, 1]
+
+
+class _FormEcho(BaseEstimator):
+    """A labeller that records the rows it is given and labels each with its form."""
+
+    def fit(self, X, y):
+        self.seen_ = [[row["form"] for row in rows] for rows in X]
+        self.labels_ = y
+        return self
+
+    def predict(self, X):
+        return [[row["form"] for row in rows] for rows in X]
+
+
+@pytest.mark.parametrize("chain_order", ["depth_first", "sentence"])
+def test_the_chain_order_orders_what_the_labeller_sees_and_nothing_else(chain_order):
+    X = [[{**t, "deprel": f"rel{i}"} for i, t in enumerate(SENTENCE)], SENTENCE[4:5]]
+    X[1] = [{**X[1][0], "head": 0, "deprel": "root"}]
+    relations = PredictedRelations(_FormEcho(), chain_order=chain_order, columns=("upos",))
+    relations.fit(X)
+    forms = [t["form"].lower() for t in SENTENCE]
+    order = depth_first_order([t["head"] for t in SENTENCE])
+    expected = [forms[j] for j in order] if chain_order == "depth_first" else forms
+    assert relations.tagger_.seen_[0] == expected
+    assert relations.tagger_.labels_[0] == [f"rel{forms.index(form)}" for form in expected]
+    # the labels come back in sentence order, in predict and in transform
+    assert relations.predict(X) == [forms, ["barked"]]
+    assert [t["deprel"] for t in relations.transform(X)[0]] == forms
+    rows = relation_fields(SENTENCE, ("upos",))
+    expected_rows = [rows[j] for j in order] if chain_order == "depth_first" else rows
+    assert relations._inputs([SENTENCE])[0] == expected_rows
+
+
+def test_an_unknown_chain_order_is_refused():
+    with pytest.raises(ValueError, match="chain_order"):
+        PredictedRelations(chain_order="breadth_first").fit([SENTENCE])
