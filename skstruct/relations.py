@@ -173,6 +173,11 @@ def depth_first_order(heads):
     list of int
         The 0-based positions of the words, in walk order.
 
+    Raises
+    ------
+    ValueError
+        When a head is not an integer from 0 to the number of words (naming the word).
+
     Examples
     --------
     >>> depth_first_order([2, 0, 4, 2])  # "Dogs bark at cats": bark, Dogs, cats, at
@@ -180,6 +185,10 @@ def depth_first_order(heads):
     """
     children = [[] for _ in range(len(heads) + 1)]
     for d, h in enumerate(heads, start=1):
+        if not isinstance(h, Integral) or isinstance(h, bool) or not 0 <= h <= len(heads):
+            raise ValueError(
+                f"word {d - 1} has head {h!r}; heads are 0 (the root) or 1..{len(heads)}"
+            )
         children[h].append(d)
     order, stack = [], children[0][::-1]
     while stack:  # one head a word, so no word is pushed twice

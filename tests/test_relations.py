@@ -197,6 +197,9 @@ def test_depth_first_order_equals_its_recursive_twin():
     # a cycle (2 -> 3 -> 2) hangs under nothing: its words follow in sentence order
     assert depth_first_order([0, 3, 2, 1]) == [0, 3, 1, 2] == _recursive_depth_first([0, 3, 2, 1])
     assert depth_first_order([2, 1]) == [0, 1]
+    for heads, word in [([0, 3], 1), ([-1], 0), ([0, 1.0], 1), ([True], 0)]:
+        with pytest.raises(ValueError, match=rf"word {word} has head .*heads are 0 \(the root\)"):
+            depth_first_order(heads)
 
 
 class _FormEcho(BaseEstimator):
