@@ -201,6 +201,11 @@ def depth_first_order(heads):
     return order
 
 
+def _along(values, chain):
+    """``values`` (one a word) in the order of ``chain`` (None: as they are)."""
+    return values if chain is None else [values[j] for j in chain]
+
+
 class PredictedRelations(ColumnsTagger):
     """Fill the ``deprel`` field of parsed CoNLL-U token dicts with predicted relations.
 
@@ -278,7 +283,7 @@ class PredictedRelations(ColumnsTagger):
         self.chain_order = chain_order
 
     def _training_data(self, X):
-        inputs = self._inputs(X)  # checks the tokens and their heads first
+        inputs, chains = self._rows_along_chains(X)  # checks the tokens and heads first
         labels = []
         for i, sentence in enumerate(X):
             for pos, token in enumerate(sentence):
@@ -288,33 +293,35 @@ class PredictedRelations(ColumnsTagger):
                         f"Example {i}: token {pos} has no 'deprel' to learn from ({token!r})."
                     )
             labels.append([token["deprel"] for token in sentence])
-        return inputs, [self._along_chain(s, values) for s, values in zip(X, labels)]
+        return inputs, [_along(values, chain) for values, chain in zip(labels, chains)]
 
     def _inputs(self, X):
+        return self._rows_along_chains(X)[0]
+
+    def _rows(self, X):
+        """The fields of every word of ``X``, in sentence order (``relation_fields``)."""
         columns = tuple(self.columns)
-        rows = [relation_fields(sentence, columns, i) for i, sentence in enumerate(X)]
-        return [self._along_chain(s, values) for s, values in zip(X, rows)]
+        return [relation_fields(sentence, columns, i) for i, sentence in enumerate(X)]
 
-    def _chain(self, sentence):
-        """The positions of the words of ``sentence`` along the chain, None for the
-        sentence's own order (its heads were checked by ``relation_fields``)."""
+    def _rows_along_chains(self, X):
+        """The rows the labeller reads, in chain order, and each sentence's chain: the
+        positions of its words along it (None for the sentence's own order)."""
+        rows = self._rows(X)
         if self.chain_order == "sentence":
-            return None
-        return depth_first_order([token["head"] for token in sentence])
-
-    def _along_chain(self, sentence, values):
-        order = self._chain(sentence)
-        return values if order is None else [values[j] for j in order]
+            return rows, [None] * len(rows)
+        chains = [depth_first_order([token["head"] for token in s]) for s in X]
+        return [_along(values, chain) for values, chain in zip(rows, chains)], chains
 
     def _predict_labels(self, X):
+        inputs, chains = self._rows_along_chains(X)
         restored = []
-        for sentence, labels in zip(X, super()._predict_labels(X)):
-            order = self._chain(sentence)
-            if order is not None:
-                labels, along = [None] * len(labels), labels
-                for j, label in zip(order, along):
+        for labels, chain in zip(self.tagger_.predict(inputs), chains):
+            labels = list(labels)
+            if chain is not None:
+                along, labels = labels, [None] * len(labels)
+                for j, label in zip(chain, along):
                     labels[j] = label
-            restored.append(list(labels))
+            restored.append(labels)
         return restored
 
     def _default_tagger(self):

@@ -216,8 +216,8 @@ class _FormEcho(BaseEstimator):
 
 @pytest.mark.parametrize("chain_order", ["depth_first", "sentence"])
 def test_the_chain_order_orders_what_the_labeller_sees_and_nothing_else(chain_order):
-    X = [[{**t, "deprel": f"rel{i}"} for i, t in enumerate(SENTENCE)], SENTENCE[4:5]]
-    X[1] = [{**X[1][0], "head": 0, "deprel": "root"}]
+    X = [[{**t, "deprel": f"rel{i}"} for i, t in enumerate(SENTENCE)],
+         [{**SENTENCE[4], "head": 0, "deprel": "root"}]]  # fmt: skip
     relations = PredictedRelations(_FormEcho(), chain_order=chain_order, columns=("upos",))
     relations.fit(X)
     forms = [t["form"].lower() for t in SENTENCE]

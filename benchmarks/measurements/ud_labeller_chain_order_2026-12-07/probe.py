@@ -60,8 +60,8 @@ class Reordered(PredictedRelations):
 
     how = "head"
 
-    def _inputs(self, X):
-        rows = super()._inputs(X)
+    def _rows(self, X):
+        rows = super()._rows(X)
         return [[r[j] for j in order_of(s, self.how)] for s, r in zip(X, rows)]
 
     def _training_data(self, X):
