@@ -14,6 +14,7 @@ arc's label features can.
 from collections.abc import Mapping
 from numbers import Integral
 
+from joblib import Parallel, delayed
 from sklearn.base import BaseEstimator, TransformerMixin, clone
 from sklearn.utils.validation import check_is_fitted
 
@@ -69,6 +70,13 @@ class PredictedTrees(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         Passes of the default parser, epochs of the default labeller.
     random_state : int, RandomState instance or None, default=None
         Seeds the default parser and labeller.
+    n_jobs : int or None, default=None
+        With 2 or more (or -1), the parser and the labeller train side by side, in
+        threads (the labeller learns from the gold trees, not the parser's); None means
+        one after the other. The result does not depend on it. A parser with threads of
+        its own (a :class:`~skstruct.VotingParser` with ``n_jobs``) keeps them: the
+        labeller's thread comes on top, filling in where the parser's threads wait for
+        one another.
 
     Attributes
     ----------
@@ -97,6 +105,7 @@ class PredictedTrees(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         "fields": ["array-like"],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "random_state": ["random_state"],
+        "n_jobs": [Integral, None],
     }
 
     def __init__(
@@ -109,6 +118,7 @@ class PredictedTrees(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         fields=("lemma", "feats"),
         max_iter=10,
         random_state=None,
+        n_jobs=None,
     ):
         self.parser = parser
         self.relations = relations
@@ -117,6 +127,7 @@ class PredictedTrees(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         self.fields = fields
         self.max_iter = max_iter
         self.random_state = random_state
+        self.n_jobs = n_jobs
 
     @fit_context(prefer_skip_nested_validation=False)
     def fit(self, X, y=None):
@@ -136,11 +147,12 @@ class PredictedTrees(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         X = check_sequences(X)
         heads = [[_gold_head(i, pos, t) for pos, t in enumerate(s)] for i, s in enumerate(X)]
         parser = self._default_parser() if self.parser is None else clone(self.parser)
-        self.parser_ = parser.fit(X, heads)
         relations = self.relations
         if relations is None:
             relations = PredictedRelations(max_iter=self.max_iter, random_state=self.random_state)
-        self.relations_ = clone(relations).fit(X)
+        self.parser_, self.relations_ = Parallel(n_jobs=self.n_jobs, prefer="threads")(
+            [delayed(parser.fit)(X, heads), delayed(clone(relations).fit)(X)]
+        )
         return self
 
     def transform(self, X):

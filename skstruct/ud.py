@@ -339,15 +339,16 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
             # (predicted); CoNLL-2000's did not help at first order (86.66 against 86.72)
             first = [corpus.fields_[0] for corpus in self.corpora_[:1]]
             fields = ("lemma", "feats", *first)
-            return PredictedTrees(parser=self._voting_parser(fields, epochs, seed, xpos),
-                                  max_iter=epochs, random_state=seed)  # fmt: skip
+            parser = self._voting_parser(fields, epochs, seed, xpos)
+            return PredictedTrees(parser=parser, max_iter=epochs, random_state=seed,
+                                  n_jobs=self.n_jobs)  # fmt: skip
         return PredictedLemmas(max_iter=epochs, random_state=seed)
 
     def _voting_parser(self, fields, epochs, seed, xpos=True):
         """The default parser: the second-order graph parser with grandparents (a structured
-        SVM), arc-eager beam parsers reading left to right and right to left over the XPOS
-        and (where the treebank has an XPOS) again over the UPOS, an arc-standard beam
-        parser and the grandparent graph parser learnt by the averaged perceptron, combined
+        SVM), the same graph parser learnt by the averaged perceptron, arc-eager beam
+        parsers reading left to right and right to left over the XPOS and (where the
+        treebank has an XPOS) again over the UPOS, and an arc-standard beam parser, combined
         by reparsing into any tree (Chu-Liu-Edmonds), the first parser's vote
         ``VOTE_OF_THE_FIRST`` and the others' 1. On English-EWT dev (gold annotation, each
         parser trained alone, every vote 1): UAS 89.73, against 89.55 with the first-order
@@ -366,15 +367,19 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
                                         random_state=seed)  # fmt: skip
 
         svm = graph_parser(fields, order=2, grandparents=True, max_iter=epochs, random_state=seed)
-        voters = [("graph", svm)]
+        # the same parts as the first voter, learnt by the averaged perceptron: other
+        # errors to outvote
+        perceptron = graph_perceptron(fields, max_iter=epochs, random_state=seed)
+        # the two slowest first: the parsers train in this order as threads come free, so
+        # the short beam parsers fill in beside them (English-EWT, 2 threads: 916 s with
+        # the perceptron last, benchmarks/measurements/ud_training_schedule_2026-12-07/);
+        # the order changes no vote, as every parser but the first votes 1
+        voters = [("graph", svm), ("graph_perceptron", perceptron)]
         # without an XPOS, "auto" reads the UPOS: a second pair would vote twice as one
         for name, pos in [("eager", "auto"), ("eager_upos", "upos")][: 2 if xpos else 1]:
             voters += [(name, beam(ArcEager, pos)),
                        (f"{name}_right_to_left", ReversedParser(beam(ArcEager, pos)))]  # fmt: skip
-        # the same parts as the first voter, learnt by the averaged perceptron: other
-        # errors to outvote
-        perceptron = graph_perceptron(fields, max_iter=epochs, random_state=seed)
-        voters += [("standard", beam(ArcStandard, "auto")), ("graph_perceptron", perceptron)]
+        voters += [("standard", beam(ArcStandard, "auto"))]
         # the grandparent SVM votes twice, and the votes are reparsed into any tree, not
         # only projective ones (see VOTE_OF_THE_FIRST)
         weights = [VOTE_OF_THE_FIRST] + [1.0] * (len(voters) - 1)

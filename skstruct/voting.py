@@ -147,7 +147,8 @@ class VotingParser(BaseComposition):
         ``Eisner()``.
     n_jobs : int or None, default=None
         Parsers trained (and run) at once, in threads; None means 1. The result does not
-        depend on it.
+        depend on it. The parsers start in the order given as threads come free: with
+        fewer threads than parsers, list the slowest first.
 
     Attributes
     ----------

@@ -13,6 +13,7 @@ import pytest
 from scipy.special import logsumexp
 
 from skstruct import ArcEager, ChuLiuEdmonds, Eisner, StructuredPerceptron, Viterbi
+from skstruct._kernels import tree as _tree_kernels
 from skstruct.compilation import _chain_data, _tree_data
 from skstruct.structures import ArcFactoredTree, ChainScores, LinearChain, TreeScores
 from skstruct.structures._base import Structure
@@ -250,6 +251,35 @@ def test_tree_delta_is_the_difference_of_the_outputs_scores(labelled, decoder):
         keys, values = structure.delta(encoded, i, gold, pred)
         expected = structure.score(scores, gold) - structure.score(scores, pred)
         assert float(coef[keys] @ values) == pytest.approx(expected, abs=1e-9)
+
+
+def test_grandparent_parts_no_projective_tree_has_are_scored_when_a_head_vector_has_them():
+    X, y = _tree_data(8)
+    model, structure, coef = _fitted(Eisner(order=2, grandparents=True), (X, y))
+    encoded = model.encode(X)
+    rng, filled = np.random.default_rng(2), 0
+    for i in range(4):
+        scores = structure.scores(encoded, i, coef)
+        n, words = scores.n, np.arange(1, scores.n + 1)
+        start = encoded.offsets[i]
+        every = np.full((n + 1,) * 3, np.nan)
+        states = np.empty(_tree_kernels.N_LABEL_TEMPLATES, dtype=np.uint64)
+        _tree_kernels.grandparent_scores(encoded.attrs, start, n, coef, structure.n_features,
+                                         every, states, True)  # fmt: skip
+        g, h, d = np.meshgrid(*[np.arange(n + 1)] * 3, indexing="ij")
+        inside = (np.minimum(h, d) <= g) & (g <= np.maximum(h, d))
+        made = (h > 0) & (d > 0) & (h != d) & (g != h)
+        # the parts of projective trees as the whole tensor has them, the others not yet
+        np.testing.assert_array_equal(scores.grand[made & ~inside], every[made & ~inside])
+        assert np.isnan(scores.grand[made & inside]).all()
+        for _ in range(10):  # any head vector scores as under the whole tensor
+            heads = rng.integers(0, n, size=n)
+            labels = rng.integers(max(structure.n_labels, 1), size=n)
+            outputs = structure.encode(heads + (heads >= words), labels)
+            whole = scores._replace(grand=every, source=None)
+            assert structure.score(scores, outputs) == structure.score(whole, outputs)
+        filled += int((~np.isnan(scores.grand[made & inside])).sum())
+    assert filled > 0  # the random head vectors had such parts
 
 
 def test_chains_and_trees_have_one_output_per_token_or_word():

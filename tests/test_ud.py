@@ -56,6 +56,9 @@ def test_trees_are_the_parsers_heads_with_the_labellers_relations(ewt):
     expected = relations.predict(with_heads)
     assert [[t["deprel"] for t in s] for s in parsed] == expected
     assert trees.predict(dev[:3]) == [[(t["head"], t["deprel"]) for t in s] for s in parsed[:3]]
+    # the parser and the labeller side by side: the same model
+    side_by_side = PredictedTrees(order=1, max_iter=2, random_state=0, n_jobs=2).fit(train)
+    assert side_by_side.transform(dev) == parsed
     scores = conll18_scores(dev, parsed)
     assert scores["UAS"].f1 > 0.7 and scores["LAS"].f1 > 0.6
 
@@ -133,7 +136,10 @@ def _voters(voting):
 def test_the_default_parser_is_graph_and_transition_parsers_voting(xpos):
     ud = UDPipeline(max_iter=3, n_jobs=2, random_state=0)
     ud.corpora_ = []  # as fit sets it, with no tagged corpora
-    voting = ud._stage("trees", xpos).parser
+    trees = ud._stage("trees", xpos)
+    voting = trees.parser
+    # the labeller trains beside the parsers
+    assert trees.n_jobs == 2
     assert isinstance(voting, VotingParser) and voting.n_jobs == 2
     assert isinstance(voting.decoder, ChuLiuEdmonds)
     named = dict(voting.parsers)
@@ -141,7 +147,8 @@ def test_the_default_parser_is_graph_and_transition_parsers_voting(xpos):
     assert voting.weights == [VOTE_OF_THE_FIRST] + [1.0] * (len(named) - 1)
     pairs = [("eager", "auto"), ("eager_upos", "upos")] if xpos else [("eager", "auto")]
     names = [n for name, _ in pairs for n in (name, f"{name}_right_to_left")]
-    assert list(named) == ["graph", *names, "standard", "graph_perceptron"]
+    # the two slowest first, so that the beam parsers' threads fill in beside them
+    assert list(named) == ["graph", "graph_perceptron", *names, "standard"]
     # the same parts learnt twice: by the structured SVM and by the averaged perceptron
     for name, learner in [("graph", StructuredSVM), ("graph_perceptron", StructuredPerceptron)]:
         assert type(named[name]) is learner and named[name].max_iter == 3
@@ -166,7 +173,7 @@ def test_a_treebank_without_xpos_gets_one_pair_of_arc_eager_parsers(ewt):
     no_xpos = [[{**t, "xpos": "_"} for t in s] for s in train[:30]]
     ud = UDPipeline(max_iter=1, random_state=0).fit(no_xpos)
     assert list(ud.stages_["trees"].parser_.named_parsers_) == [
-        "graph", "eager", "eager_right_to_left", "standard", "graph_perceptron",
+        "graph", "graph_perceptron", "eager", "eager_right_to_left", "standard",
     ]  # fmt: skip
     parsed = ud.transform(train[:5])
     assert all(t["xpos"] == "_" and t["head"] is not None for s in parsed for t in s)

@@ -78,6 +78,22 @@ def test_a_majority_wins_and_ties_go_to_the_first_parser():
     assert VotingParser.reparse(Eisner(), tied, [b, a]) == b
 
 
+@pytest.mark.parametrize("decoder", [Eisner(), ChuLiuEdmonds()], ids=["eisner", "cle"])
+@pytest.mark.parametrize("seed", range(20))
+def test_the_order_of_parsers_voting_1_after_the_first_changes_no_tree(decoder, seed):
+    # UDPipeline lists its slowest parsers first for the threads' sake: that must not
+    # change a vote (predict's weights: the first's plus its tie-break, the others' 1)
+    rng = np.random.default_rng(seed)
+    n = int(rng.integers(2, 7))
+    candidates = list(_trees(n, projective=False))
+    trees = [candidates[i] for i in rng.integers(len(candidates), size=6)]
+    votes = np.array([2.0 + 2e-6, 1.0, 1.0, 1.0, 1.0, 1.0])
+    best = VotingParser.reparse(decoder, votes, trees)
+    for _ in range(5):
+        others = [trees[1 + i] for i in rng.permutation(5)]
+        assert VotingParser.reparse(decoder, votes, [trees[0], *others]) == best
+
+
 def test_non_projective_votes_get_a_projective_tree_from_eisner_and_theirs_from_cle():
     crossing = [3, 4, 0, 3]  # 3 -> 1 crosses 4 -> 2
     assert not _is_projective(crossing)

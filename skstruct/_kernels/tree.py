@@ -39,6 +39,7 @@ from .tree_learn import (
 from .tree_scores import (
     add_label_scores,
     arc_scores,
+    fill_grandparent_parts,
     grandparent_parts,
     grandparent_scores,
     head_vector_score,
@@ -90,6 +91,7 @@ __all__ = [
     "eisner",
     "eisner2",
     "eisner_grand",
+    "fill_grandparent_parts",
     "grandparent_feature_ids",
     "grandparent_parts",
     "grandparent_scores",

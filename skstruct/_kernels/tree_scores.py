@@ -13,15 +13,20 @@ import numpy as np
 
 from ._config import helper, njit
 from .arc_features import (
+    FORM,
     N_LABEL_TEMPLATES,
     NO_DIST,
+    NONE,
+    POS,
+    _attr,
     _hash_finish,
     arc_feature_ids,
     grandparent_directions,
     grandparent_pair_prefixes,
     grandparent_triple_prefixes,
     label_prefixes,
-    sibling_feature_ids,
+    sibling_pair_score,
+    sibling_triple_score,
 )
 
 
@@ -89,16 +94,43 @@ def arc_scores(attrs, start, n, coef, n_features, out, buffer):
 
 @njit
 def sibling_scores(attrs, start, n, coef, n_features, out, buffer):
-    """Fill ``out[h, s, d]`` for every sibling part (``s == h`` or ``s`` between h and d)."""
-    for h in range(n + 1):
-        for d in range(1, n + 1):
+    """Fill ``out[h, s, d]`` for every sibling part (``s == h`` or ``s`` between h and d)
+    with the summed weights of :func:`sibling_feature_ids`.
+
+    The templates over the sibling and the dependent alone are scored once per pair of
+    words, not once per head: a sibling between head and dependent is on the head's
+    side of the dependent, so the pair gives the direction (and a first child, whose
+    sibling is NONE, has one score per side). ``buffer`` is unused (the callers' scratch)."""
+    N = n + 1
+    pair = np.empty((N, N))  # pair[s, d]: the sibling s beside d, on s's side
+    first = np.empty((N, 2))  # first[d, direction]: d a first child
+    for d in range(1, N):
+        df, dp = _attr(attrs, start, n, d, FORM), _attr(attrs, start, n, d, POS)
+        for direction in range(2):
+            first[d, direction] = sibling_pair_score(coef, NONE, NONE, df, dp, direction,
+                                                     n_features)  # fmt: skip
+        for s in range(1, N):
+            if s != d:
+                sf, sp = _attr(attrs, start, n, s, FORM), _attr(attrs, start, n, s, POS)
+                pair[s, d] = sibling_pair_score(coef, sf, sp, df, dp, 1 if s < d else 0,
+                                                n_features)  # fmt: skip
+    for h in range(N):
+        hp = _attr(attrs, start, n, h, POS)
+        for d in range(1, N):
             if d == h:
                 continue
-            k = sibling_feature_ids(attrs, start, n, h, h, d, n_features, buffer)
-            out[h, h, d] = _sum_at(coef, buffer, k)
+            dp = _attr(attrs, start, n, d, POS)
+            direction = 1 if h < d else 0
+            out[h, h, d] = (
+                sibling_triple_score(coef, hp, NONE, dp, 0, direction, n_features)
+                + first[d, direction]
+            )
             for s in range(min(h, d) + 1, max(h, d)):
-                k = sibling_feature_ids(attrs, start, n, h, s, d, n_features, buffer)
-                out[h, s, d] = _sum_at(coef, buffer, k)
+                sp = _attr(attrs, start, n, s, POS)
+                out[h, s, d] = (
+                    sibling_triple_score(coef, hp, sp, dp, abs(s - d), direction, n_features)
+                    + pair[s, d]
+                )
 
 
 @njit
@@ -133,6 +165,42 @@ def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
                     total += coef[_hash_finish(states[t], NO_DIST, n_features)]
                     total += coef[_hash_finish(states[t], x, n_features)]
                 out[g, h, d] = total
+
+
+@helper
+def _grandparent_cell(attrs, start, n, coef, n_features, g, h, d, states):
+    """The score of grandparent part ``(g, h, d)``, summed in the order in which
+    :func:`grandparent_scores` sums its cell (the pair templates first, then those of
+    all three words), so that both give the same number."""
+    x = grandparent_directions(g, h, d)
+    total = 0.0
+    for t in range(grandparent_pair_prefixes(attrs, start, n, g, d, states)):
+        total += (
+            coef[_hash_finish(states[t], NO_DIST, n_features)]
+            + coef[_hash_finish(states[t], x, n_features)]
+        )
+    for t in range(grandparent_triple_prefixes(attrs, start, n, g, h, d, states)):
+        total += coef[_hash_finish(states[t], NO_DIST, n_features)]
+        total += coef[_hash_finish(states[t], x, n_features)]
+    return total
+
+
+@njit
+def fill_grandparent_parts(attrs, start, n, coef, n_features, grand, heads, states):
+    """Score the grandparent parts ``(heads[h], h, d)`` of a head vector (slot 0 the
+    root's) whose cells of ``grand`` are NaN: the cells that :func:`grandparent_scores`
+    leaves without ``every`` (a grandparent between the two words, which no projective
+    tree has), met only by head vectors that are not projective trees. Returns how many
+    it filled."""
+    filled = 0
+    for d in range(1, n + 1):
+        h = heads[d]
+        if h > 0 and np.isnan(grand[heads[h], h, d]):
+            grand[heads[h], h, d] = _grandparent_cell(
+                attrs, start, n, coef, n_features, heads[h], h, d, states
+            )
+            filled += 1
+    return filled
 
 
 @njit

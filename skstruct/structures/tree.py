@@ -100,16 +100,18 @@ class ArcFactoredTree(FixedLayout, Structure):
             _tree.sibling_scores(attrs, start, n, coef, self.n_features, sib, buffer)
         grand = np.zeros((1, 1, 1))
         if self.grandparents:
-            grand = np.empty((n + 1, n + 1, n + 1))
-            # every part, not only the projective trees': score() takes any head vector
-            _tree.grandparent_scores(attrs, start, n, coef, self.n_features, grand, states, True)
+            # the parts of projective trees only (a third fewer, and all that decoding
+            # reads); score() fills the others (NaN until then) for the head vectors that
+            # have them
+            grand = np.full((n + 1, n + 1, n + 1), np.nan)
+            _tree.grandparent_scores(attrs, start, n, coef, self.n_features, grand, states, False)
         lab = np.zeros((1, 1, 1))
         if self.n_labels:
             lab = np.zeros((n + 1, n + 1, self.n_labels))
             _tree.label_score_tensor(
                 attrs, start, n, coef, self.n_features, self.n_labels, lab, states
             )
-        return TreeScores(arc, sib, lab, n, grand)
+        return TreeScores(arc, sib, lab, n, grand, (attrs, start, coef))
 
     def arc_matrix(self, scores):
         """What a first-order tree search maximises: ``(arc, labels)``, the arc scores
@@ -143,7 +145,14 @@ class ArcFactoredTree(FixedLayout, Structure):
     def score(self, scores, outputs):
         """``w . phi(outputs)`` under the part ``scores`` (any output vector, tree or not)."""
         heads, labels = self._full(outputs)
-        grand = scores.grand if self.grandparents else np.zeros((1, 1, 1))
+        grand = np.zeros((1, 1, 1))
+        if self.grandparents:
+            grand = scores.grand
+            if scores.source is not None:  # else every cell is given
+                attrs, start, coef = scores.source
+                states = np.empty(_tree.N_LABEL_TEMPLATES, dtype=np.uint64)
+                _tree.fill_grandparent_parts(attrs, start, scores.n, coef, self.n_features,
+                                             grand, heads, states)  # fmt: skip
         return _tree.head_vector_score(
             scores.arc, scores.sib, grand, scores.lab, heads, labels, scores.n, self.order,
             self.grandparent_parts, self.n_labels,
@@ -307,10 +316,15 @@ class ArcFactoredTree(FixedLayout, Structure):
 class TreeScores(NamedTuple):
     """Part scores of one sentence: ``arc[h, d]``, ``sib[h, s, d]`` (order 2),
     ``lab[h, d, label]`` (labelled), ``n`` words, ``grand[g, h, d]`` (with grandparents;
-    None or a dummy without)."""
+    None or a dummy without: NaN in the cells no projective tree has until a head vector
+    with that part is scored), and ``source``, ``(attrs, start, coef)``: the sentence's
+    rows and the weights the scores were made with, which score such a part (read before
+    the weights change: an update comes after the scores of its sentence are used);
+    None where ``grand`` has every cell."""
 
     arc: np.ndarray
     sib: np.ndarray
     lab: np.ndarray
     n: int
     grand: np.ndarray | None = None
+    source: tuple | None = None

@@ -199,6 +199,26 @@ def test_extra_fields_add_their_templates_after_the_coarse_ones():
         assert buffer[:k].tolist() == coarse[:k].tolist()
 
 
+@settings(max_examples=30)
+@given(seeds, st.integers(1, 10), st.sampled_from([997, 1 << 10]))
+def test_sibling_scores_sum_the_weights_of_each_parts_features(seed, n, n_features):
+    # the kernel scores the sibling-and-dependent templates once per pair of words: each
+    # cell must still be the sum over the part's own feature ids, and only parts filled
+    attrs = _sentence(seed, n, coarse=seed % 2 == 0)
+    coef = np.random.default_rng(seed).normal(size=n_features)
+    buffer = _buffer(attrs)
+    out = np.full((n + 1,) * 3, np.nan)
+    tree.sibling_scores(attrs, 0, n, coef, n_features, out, buffer)
+    parts = 0
+    for h in range(n + 1):
+        for d in (v for v in range(1, n + 1) if v != h):
+            for s in [h, *range(min(h, d) + 1, max(h, d))]:
+                k = tree.sibling_feature_ids(attrs, 0, n, h, s, d, n_features, buffer)
+                assert out[h, s, d] == pytest.approx(coef[buffer[:k]].sum(), abs=1e-12)
+                parts += 1
+    assert np.count_nonzero(~np.isnan(out)) == parts
+
+
 @pytest.mark.parametrize("coarse", [False, True])
 @pytest.mark.parametrize("order", [1, 2])
 def test_score_matrices_match_the_python_twin(order, coarse):
