@@ -93,14 +93,14 @@ def arc_scores(attrs, start, n, coef, n_features, out, buffer):
 
 
 @njit
-def sibling_scores(attrs, start, n, coef, n_features, out, buffer):
+def sibling_scores(attrs, start, n, coef, n_features, out):
     """Fill ``out[h, s, d]`` for every sibling part (``s == h`` or ``s`` between h and d)
     with the summed weights of :func:`sibling_feature_ids`.
 
     The templates over the sibling and the dependent alone are scored once per pair of
     words, not once per head: a sibling between head and dependent is on the head's
     side of the dependent, so the pair gives the direction (and a first child, whose
-    sibling is NONE, has one score per side). ``buffer`` is unused (the callers' scratch)."""
+    sibling is NONE, has one score per side)."""
     N = n + 1
     pair = np.empty((N, N))  # pair[s, d]: the sibling s beside d, on s's side
     first = np.empty((N, 2))  # first[d, direction]: d a first child

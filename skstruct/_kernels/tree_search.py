@@ -562,7 +562,7 @@ def decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projec
         add_label_scores(attrs, start, n, coef, n_features, n_labels, arc_view, best_label, states)
     sib_view = sib[: n + 1, : n + 1, : n + 1]
     if siblings is not None:
-        sibling_scores(attrs, start, n, coef, n_features, sib_view, buffer)
+        sibling_scores(attrs, start, n, coef, n_features, sib_view)
     if single_root and grandparents is None:  # the grandparent search keeps it itself
         bound = 0.0 if siblings is None else largest_sibling_score(sib_view, n)
         single_root_penalty(arc_view, n, bound)

@@ -97,7 +97,7 @@ class ArcFactoredTree(FixedLayout, Structure):
         attrs, (arc, sib, _, buffer, states, _) = encoded.attrs, _tree.scratch(n, self.siblings)
         _tree.arc_scores(attrs, start, n, coef, self.n_features, arc, buffer)
         if self.order == 2:
-            _tree.sibling_scores(attrs, start, n, coef, self.n_features, sib, buffer)
+            _tree.sibling_scores(attrs, start, n, coef, self.n_features, sib)
         grand = np.zeros((1, 1, 1))
         if self.grandparents:
             # the parts of projective trees only (a third fewer, and all that decoding

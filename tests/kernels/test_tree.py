@@ -208,7 +208,7 @@ def test_sibling_scores_sum_the_weights_of_each_parts_features(seed, n, n_featur
     coef = np.random.default_rng(seed).normal(size=n_features)
     buffer = _buffer(attrs)
     out = np.full((n + 1,) * 3, np.nan)
-    tree.sibling_scores(attrs, 0, n, coef, n_features, out, buffer)
+    tree.sibling_scores(attrs, 0, n, coef, n_features, out)
     parts = 0
     for h in range(n + 1):
         for d in (v for v in range(1, n + 1) if v != h):
@@ -232,7 +232,7 @@ def test_score_matrices_match_the_python_twin(order, coarse):
     np.testing.assert_allclose(out, arc)
     if order == 2:
         out3 = np.zeros((n + 1, n + 1, n + 1))
-        tree.sibling_scores(attrs, 0, n, coef, 997, out3, buffer)
+        tree.sibling_scores(attrs, 0, n, coef, 997, out3)
         np.testing.assert_allclose(out3, sib)
         twin = naive.grandparent_potentials(attrs.tolist(), coef, 997)
         grand = np.zeros((n + 1, n + 1, n + 1))
