@@ -325,8 +325,10 @@ class UDPipeline(SentencesTransformerTags, TransformerMixin, BaseEstimator):
         if name == "tags":
             columns = self._corpus_fields() or None
             features = TokenFeatures(window=2, suffix_length=5, columns=columns)
+            # no duality gap: it would cost a pass of the oracle, and changes no weight
             tagger = StructuredSVM(Viterbi(order=1), features=features, C=TAGGER_C, tol=None,
-                                   max_iter=epochs or TAGGER_PASSES, random_state=seed)  # fmt: skip
+                                   gap_every=None, max_iter=epochs or TAGGER_PASSES,
+                                   random_state=seed)  # fmt: skip
             return PredictedTags(tagger, field=("upos", "xpos"))
         epochs = epochs or 10
         if name == "feats":

@@ -512,6 +512,35 @@ def test_the_gap_is_computed_every_gap_every_passes_and_after_the_last():
     assert stopped.fit(X, y).n_iter_ == first + first % 2
 
 
+@pytest.mark.parametrize("tree", [False, True])
+def test_gap_every_none_never_measures_the_gap_and_learns_the_same_weights(tree, monkeypatch):
+    if tree:  # second order: the python steps and hinges, as the UD pipeline's parser
+        X, y = _tree_data(30)
+        decoder = Eisner(order=2)
+    else:
+        (X, y), decoder = _CHAIN, Viterbi()
+    features = {} if tree else {"features": TokenFeatures()}  # trees: ArcFeatures
+    params = {**features, "max_iter": 3, "tol": None, "random_state": 0}
+    measured = StructuredSVM(decoder, **params).fit(X, y)
+    assert measured.history_[-1]["gap"] is not None  # tol=None: after the last pass
+
+    def no_gap(*args, **kwargs):
+        raise AssertionError("gap_every=None computed the duality gap")
+
+    monkeypatch.setattr(FrankWolfeBlocks, "objectives", no_gap)
+    never = StructuredSVM(decoder, gap_every=None, **params).fit(X, y)
+    assert [r["gap"] for r in never.history_] == [None] * 3
+    np.testing.assert_array_equal(never.coef_, measured.coef_)
+    assert never.predict(X) == measured.predict(X)
+
+
+def test_gap_every_none_with_a_tol_to_stop_on_is_refused():
+    X, y = _CHAIN
+    model = StructuredSVM(features=TokenFeatures(), gap_every=None, tol=1e-3)
+    with pytest.raises(ValueError, match="gap_every=None never computes"):
+        model.fit(X, y)
+
+
 def test_last_iterate_and_average_differ_and_both_learn():
     X, y = _CHAIN
     params = {"features": TokenFeatures(), "max_iter": 5, "random_state": 0}

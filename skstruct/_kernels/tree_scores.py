@@ -13,6 +13,7 @@ import numpy as np
 
 from ._config import helper, njit
 from .arc_features import (
+    COARSE,
     FORM,
     N_LABEL_TEMPLATES,
     NO_DIST,
@@ -20,10 +21,12 @@ from .arc_features import (
     POS,
     _attr,
     _hash_finish,
+    _hash_prefix,
     arc_feature_ids,
     grandparent_directions,
     grandparent_pair_prefixes,
     grandparent_triple_prefixes,
+    has_coarse,
     label_prefixes,
     sibling_pair_score,
     sibling_triple_score,
@@ -93,6 +96,25 @@ def arc_scores(attrs, start, n, coef, n_features, out, buffer):
 
 
 @njit
+def local_ids(attrs, start, n, column, out):
+    """Sentence-local ids of attribute ``column`` at positions ``0..n`` (the root at 0)
+    in ``out``: equal values get equal ids, ``0..k - 1`` in order of first appearance.
+    Returns ``k``. The score kernels index their tables of template weights by them."""
+    k = 0
+    for i in range(n + 1):
+        value = _attr(attrs, start, n, i, column)
+        out[i] = -1
+        for j in range(i):
+            if _attr(attrs, start, n, j, column) == value:
+                out[i] = out[j]
+                break
+        if out[i] < 0:
+            out[i] = k
+            k += 1
+    return k
+
+
+@njit
 def sibling_scores(attrs, start, n, coef, n_features, out):
     """Fill ``out[h, s, d]`` for every sibling part (``s == h`` or ``s`` between h and d)
     with the summed weights of :func:`sibling_feature_ids`.
@@ -100,7 +122,11 @@ def sibling_scores(attrs, start, n, coef, n_features, out):
     The templates over the sibling and the dependent alone are scored once per pair of
     words, not once per head: a sibling between head and dependent is on the head's
     side of the dependent, so the pair gives the direction (and a first child, whose
-    sibling is NONE, has one score per side)."""
+    sibling is NONE, has one score per side). For a sibling between them, the weights
+    of the template over the three POS are kept in a table indexed by the words'
+    sentence-local tags (:func:`local_ids`): a sentence repeats a few tags' triples
+    thousands of times, and the table is small where the weights are tens of MB read
+    at random. Each cell sums the weights in :func:`sibling_triple_score`'s order."""
     N = n + 1
     pair = np.empty((N, N))  # pair[s, d]: the sibling s beside d, on s's side
     first = np.empty((N, 2))  # first[d, direction]: d a first child
@@ -114,23 +140,40 @@ def sibling_scores(attrs, start, n, coef, n_features, out):
                 sf, sp = _attr(attrs, start, n, s, FORM), _attr(attrs, start, n, s, POS)
                 pair[s, d] = sibling_pair_score(coef, sf, sp, df, dp, 1 if s < d else 0,
                                                 n_features)  # fmt: skip
+    pos = np.empty(N, np.int64)
+    k = local_ids(attrs, start, n, POS, pos)
+    # template 31's weights for a sibling between head and dependent (the three POS),
+    # kept per sentence-local tags: slot 0 alone, slot 1 + direction with it
+    three_tags = np.full((k, k, k, 3), np.nan)
     for h in range(N):
-        hp = _attr(attrs, start, n, h, POS)
+        hp, hl = _attr(attrs, start, n, h, POS), pos[h]
         for d in range(1, N):
             if d == h:
                 continue
-            dp = _attr(attrs, start, n, d, POS)
+            dp, dl = _attr(attrs, start, n, d, POS), pos[d]
             direction = 1 if h < d else 0
             out[h, h, d] = (
                 sibling_triple_score(coef, hp, NONE, dp, 0, direction, n_features)
                 + first[d, direction]
             )
             for s in range(min(h, d) + 1, max(h, d)):
-                sp = _attr(attrs, start, n, s, POS)
-                out[h, s, d] = (
-                    sibling_triple_score(coef, hp, sp, dp, abs(s - d), direction, n_features)
-                    + pair[s, d]
-                )
+                sp, sl = _attr(attrs, start, n, s, POS), pos[s]
+                alone = three_tags[hl, sl, dl, 0]
+                with_direction = three_tags[hl, sl, dl, 1 + direction]
+                if np.isnan(alone) or np.isnan(with_direction):
+                    prefix = _hash_prefix(31, hp, sp, dp, 0)
+                    alone = coef[_hash_finish(prefix, NO_DIST, n_features)]
+                    with_direction = coef[_hash_finish(prefix, direction, n_features)]
+                    three_tags[hl, sl, dl, 0] = alone
+                    three_tags[hl, sl, dl, 1 + direction] = with_direction
+                # sibling_triple_score's sum, in its order
+                prefix = _hash_prefix(36, hp, sp, dp, abs(s - d))
+                triple = 0.0
+                triple += alone
+                triple += with_direction
+                triple += coef[_hash_finish(prefix, NO_DIST, n_features)]
+                triple += coef[_hash_finish(prefix, direction, n_features)]
+                out[h, s, d] = triple + pair[s, d]
 
 
 @njit
@@ -141,8 +184,13 @@ def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
     any head vector can be scored. Other cells are left as they are.
 
     The templates over the grandparent and the dependent alone are scored once per
-    pair of words and directions, not once per head between them. ``states``: scratch
-    for 5 hash states."""
+    pair of words and directions, not once per head between them. Those over all three
+    words (:func:`grandparent_triple_prefixes`' four, written out here) keep their
+    weights in tables indexed by the words' sentence-local tags (:func:`local_ids`) and
+    positions, as :func:`sibling_scores` does; each cell sums the same weights in the
+    same order as :func:`_grandparent_cell`, so that both give the same number.
+    (Written out, not in a loop over the templates nor in a helper taking the table:
+    both ran 20-80 % slower.) ``states``: scratch for 5 hash states."""
     N = n + 1
     pair = np.zeros((N, N, 4))
     for g in range(N):
@@ -151,19 +199,75 @@ def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
                 alone = coef[_hash_finish(states[t], NO_DIST, n_features)]
                 for x in range(4):
                     pair[g, d, x] += alone + coef[_hash_finish(states[t], x, n_features)]
+    coarse = has_coarse(attrs)
+    form, tag, ctag = np.empty(N, np.int64), np.empty(N, np.int64), np.zeros(N, np.int64)
+    for i in range(N):
+        form[i], tag[i] = _attr(attrs, start, n, i, FORM), _attr(attrs, start, n, i, POS)
+        if coarse:
+            ctag[i] = _attr(attrs, start, n, i, COARSE)
+    pos, cpos = np.empty(N, np.int64), np.zeros(N, np.int64)
+    k = local_ids(attrs, start, n, POS, pos)
+    kc = local_ids(attrs, start, n, COARSE, cpos) if coarse else 1
+    # each template's weights: slot 0 alone, slot 1 + x with the directions x
+    three_tags = np.full((k, k, k, 5), np.nan)  # template 141 (the three POS)
+    g_form = np.full((N, k, k, 5), np.nan)  # 146, by the grandparent's position
+    d_form = np.full((k, k, N, 5), np.nan)  # 147, by the dependent's position
+    three_coarse = np.full((kc, kc, kc, 5), np.nan)  # 148 (the three coarse POS)
     for h in range(1, N):
+        hp = pos[h]
         for d in range(1, N):
             if d == h:
                 continue
+            dp = pos[d]
             lo, hi = min(h, d), max(h, d)
             for g in range(N):
                 if g == h or (not every and lo <= g <= hi):
                     continue
                 x = grandparent_directions(g, h, d)
+                gp = pos[g]
                 total = pair[g, d, x]
-                for t in range(grandparent_triple_prefixes(attrs, start, n, g, h, d, states)):
-                    total += coef[_hash_finish(states[t], NO_DIST, n_features)]
-                    total += coef[_hash_finish(states[t], x, n_features)]
+                a = three_tags[gp, hp, dp, 0]
+                b = three_tags[gp, hp, dp, 1 + x]
+                if np.isnan(a) or np.isnan(b):
+                    pre = _hash_prefix(141, tag[g], tag[h], tag[d], 0)
+                    a = coef[_hash_finish(pre, NO_DIST, n_features)]
+                    b = coef[_hash_finish(pre, x, n_features)]
+                    three_tags[gp, hp, dp, 0] = a
+                    three_tags[gp, hp, dp, 1 + x] = b
+                total += a
+                total += b
+                a = g_form[g, hp, dp, 0]
+                b = g_form[g, hp, dp, 1 + x]
+                if np.isnan(a) or np.isnan(b):
+                    pre = _hash_prefix(146, form[g], tag[h], tag[d], 0)
+                    a = coef[_hash_finish(pre, NO_DIST, n_features)]
+                    b = coef[_hash_finish(pre, x, n_features)]
+                    g_form[g, hp, dp, 0] = a
+                    g_form[g, hp, dp, 1 + x] = b
+                total += a
+                total += b
+                a = d_form[gp, hp, d, 0]
+                b = d_form[gp, hp, d, 1 + x]
+                if np.isnan(a) or np.isnan(b):
+                    pre = _hash_prefix(147, tag[g], tag[h], form[d], 0)
+                    a = coef[_hash_finish(pre, NO_DIST, n_features)]
+                    b = coef[_hash_finish(pre, x, n_features)]
+                    d_form[gp, hp, d, 0] = a
+                    d_form[gp, hp, d, 1 + x] = b
+                total += a
+                total += b
+                if coarse:
+                    gc, hc, dc = cpos[g], cpos[h], cpos[d]
+                    a = three_coarse[gc, hc, dc, 0]
+                    b = three_coarse[gc, hc, dc, 1 + x]
+                    if np.isnan(a) or np.isnan(b):
+                        pre = _hash_prefix(148, ctag[g], ctag[h], ctag[d], 0)
+                        a = coef[_hash_finish(pre, NO_DIST, n_features)]
+                        b = coef[_hash_finish(pre, x, n_features)]
+                        three_coarse[gc, hc, dc, 0] = a
+                        three_coarse[gc, hc, dc, 1 + x] = b
+                    total += a
+                    total += b
                 out[g, h, d] = total
 
 

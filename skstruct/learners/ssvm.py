@@ -92,8 +92,9 @@ class StructuredSVM(SVMLearner):
     tol : float or None, default=1e-3
         Stop when the duality gap of the model ``P - D`` is at most ``tol * P`` (a
         bound on its relative suboptimality). ``None`` runs all ``max_iter`` passes
-        (and, with BCFW, computes the gap only on the last one).
-    gap_every : int, default=10
+        (and, with BCFW, computes the gap only on the last one, or never: see
+        ``gap_every``).
+    gap_every : int or None, default=10
         BCFW: compute the duality gap, and check ``tol`` against it, after every
         ``gap_every``-th pass and after the last (the gap takes a pass of the oracle
         over the data without the steps: half a pass's time on CoNLL-2000, nearly a
@@ -101,6 +102,9 @@ class StructuredSVM(SVMLearner):
         convergence curves. 10 is the default of the authors' code (its
         ``gap_check``); on CoNLL-2000 the default fit took 4.89 s with it, 7.40 s with a
         gap after every pass (``benchmarks/bench_ssvm.py``, one thread, 20 passes).
+        ``None`` (with ``tol=None`` only): never, not even after the last pass, so that
+        a fit takes exactly ``max_iter`` passes of the oracle; ``history_`` then has no
+        gap. The weights are the same either way: the gap is only measured.
         EG computes the gap after every epoch, its steps need the objective.
     loss : {"hamming"}, default="hamming"
     shuffle : bool, default=True
@@ -175,7 +179,7 @@ class StructuredSVM(SVMLearner):
         "batch_size": [Interval(Integral, 1, None, closed="left")],
         "max_iter": [Interval(Integral, 1, None, closed="left")],
         "tol": [Interval(Real, 0, None, closed="left"), None],
-        "gap_every": [Interval(Integral, 1, None, closed="left")],
+        "gap_every": [Interval(Integral, 1, None, closed="left"), None],
     }
 
     def __init__(
@@ -248,6 +252,11 @@ class StructuredSVM(SVMLearner):
         -------
         self : object
         """
+        if self.solver == "bcfw" and self.gap_every is None and self.tol is not None:
+            raise ValueError(
+                f"tol={self.tol!r} stops on the duality gap, which gap_every=None never "
+                "computes: set tol=None, or gap_every to a number of passes."
+            )
         train = getattr(self, SOLVERS[self.solver].train)
         return self._fit_svm(X, y, X_dev, y_dev, sample_weight, train)
 
@@ -266,10 +275,13 @@ class StructuredSVM(SVMLearner):
             seconds = time.perf_counter() - start
             self.n_iter_ += 1
             last = self.n_iter_ == self.max_iter or interrupt.requested
-            gap = last or (self.tol is not None and self.n_iter_ % self.gap_every == 0)
+            every = self.gap_every
+            gap = every is not None and (
+                last or (self.tol is not None and self.n_iter_ % every == 0)
+            )
             record = {"epoch": self.n_iter_, "primal": None, "dual": None, "gap": None}
             gap_started = time.perf_counter()
-            if gap or dev is not None:  # the model to return, were this the last pass
+            if last or gap or dev is not None:  # the model to return, were this the last
                 structure, coef, dual = blocks.model(self.average)
             if gap:
                 record.update(blocks.objectives(structure, coef, dual))
@@ -283,7 +295,7 @@ class StructuredSVM(SVMLearner):
             if record["gap"] is not None:
                 items = [("gap", f"{record['gap']:.4g}", "duality gap"),
                          ("primal", f"{record['primal']:.4g}", "primal")]  # fmt: skip
-            else:  # no gap on this pass (gap_every, tol=None)
+            else:  # no gap on this pass (gap_every, tol=None, or gap_every=None)
                 items = [("step", f"{record['mean_step']:.3g}", "mean step")]
             progress.report(record, items)
             if interrupt.requested:

@@ -219,6 +219,55 @@ def test_sibling_scores_sum_the_weights_of_each_parts_features(seed, n, n_featur
     assert np.count_nonzero(~np.isnan(out)) == parts
 
 
+@settings(max_examples=30)
+@given(seeds, st.integers(1, 14), st.integers(1, 4))
+def test_local_ids_number_the_values_in_order_of_first_appearance(seed, n, vocab):
+    attrs = _sentence(seed, n, vocab)
+    ids = np.empty(n + 1, dtype=np.int64)
+    k = tree.local_ids(attrs, 0, n, tree.POS, ids)
+    values = [tree.ROOT, *attrs[:, tree.POS].tolist()]  # the root's first, at 0
+    first = list(dict.fromkeys(values))
+    assert k == len(first)
+    assert ids.tolist() == [first.index(v) for v in values]
+
+
+def _in_kernel_order(coef, pairs, singles):
+    """A cell as the score kernels sum it: the pair templates' weights (each template's
+    two ids added together), then the other ids one by one."""
+    total = 0.0
+    for a, b in pairs:
+        total += coef[a] + coef[b]
+    for i in singles:
+        total += coef[i]
+    return total
+
+
+@settings(max_examples=30)
+@given(seeds, st.integers(1, 10), st.booleans(), st.integers(2, 4))
+def test_grandparent_and_sibling_scores_are_their_parts_sums_in_order(seed, n, coarse, vocab):
+    # few tags, so that the kernels' tables of template weights serve most cells: every
+    # cell must be exactly the sum, in the kernel's order, of its part's own feature ids
+    attrs = _sentence(seed, n, vocab, coarse=coarse)
+    coef = np.random.default_rng(seed).normal(size=997)
+    buffer, states = _buffer(attrs), np.empty(5, dtype=np.uint64)
+    grand = np.full((n + 1,) * 3, np.nan)
+    tree.grandparent_scores(attrs, 0, n, coef, 997, grand, states, True)
+    sib = np.full((n + 1,) * 3, np.nan)
+    tree.sibling_scores(attrs, 0, n, coef, 997, sib)
+    triples = 4 if coarse else 3  # the templates over all three words come first
+    for g, h, d in np.argwhere(~np.isnan(grand)):
+        k = tree.grandparent_feature_ids(attrs, 0, n, g, h, d, 997, buffer, states)
+        ids = buffer[:k].tolist()
+        pairs = zip(ids[2 * triples :: 2], ids[2 * triples + 1 :: 2])
+        assert grand[g, h, d] == _in_kernel_order(coef, pairs, ids[: 2 * triples])
+    for h, s, d in np.argwhere(~np.isnan(sib)):
+        k = tree.sibling_feature_ids(attrs, 0, n, h, s, d, 997, buffer)
+        ids = buffer[:k].tolist()  # templates 31-36 alone, then 31-36 with the direction
+        pair = _in_kernel_order(coef, [], [x for t in range(1, 5) for x in ids[t::6]])
+        triple = _in_kernel_order(coef, [], [ids[0], ids[6], ids[5], ids[11]])
+        assert sib[h, s, d] == triple + pair
+
+
 @pytest.mark.parametrize("coarse", [False, True])
 @pytest.mark.parametrize("order", [1, 2])
 def test_score_matrices_match_the_python_twin(order, coarse):
