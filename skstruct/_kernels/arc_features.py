@@ -306,22 +306,6 @@ def sibling_pair_score(coef, sf, sp, df, dp, direction, n_features):
     return total
 
 
-@helper
-def sibling_triple_score(coef, hp, sp, dp, distance, direction, n_features):
-    """The summed weights of the sibling templates over the head too (31 and 36: the
-    three POS, and with the sibling's distance to the dependent), each alone and with
-    the ``direction``."""
-    total = 0.0
-    for t in range(2):
-        if t == 0:
-            prefix = _hash_prefix(31, hp, sp, dp, 0)
-        else:
-            prefix = _hash_prefix(36, hp, sp, dp, distance)
-        total += coef[_hash_finish(prefix, NO_DIST, n_features)]
-        total += coef[_hash_finish(prefix, direction, n_features)]
-    return total
-
-
 #: Grandparent templates over the grandparent and the dependent only (their scores for
 #: each pair of words and directions are made once, see ``tree_scores``), and over all
 #: three words; one more of each with a COARSE column.

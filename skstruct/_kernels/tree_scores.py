@@ -29,7 +29,6 @@ from .arc_features import (
     has_coarse,
     label_prefixes,
     sibling_pair_score,
-    sibling_triple_score,
 )
 
 
@@ -122,11 +121,11 @@ def sibling_scores(attrs, start, n, coef, n_features, out):
     The templates over the sibling and the dependent alone are scored once per pair of
     words, not once per head: a sibling between head and dependent is on the head's
     side of the dependent, so the pair gives the direction (and a first child, whose
-    sibling is NONE, has one score per side). For a sibling between them, the weights
-    of the template over the three POS are kept in a table indexed by the words'
-    sentence-local tags (:func:`local_ids`): a sentence repeats a few tags' triples
-    thousands of times, and the table is small where the weights are tens of MB read
-    at random. Each cell sums the weights in :func:`sibling_triple_score`'s order."""
+    sibling is NONE, has one score per side). The weights of the template over the
+    three POS (31) are kept in a table indexed by the words' sentence-local tags
+    (:func:`local_ids`): a sentence repeats a few tags' triples thousands of times, and
+    the table is small where the weights are tens of MB read at random. Each cell sums
+    templates 31 and 36 (alone, then with the direction), then adds the pair's score."""
     N = n + 1
     pair = np.empty((N, N))  # pair[s, d]: the sibling s beside d, on s's side
     first = np.empty((N, 2))  # first[d, direction]: d a first child
@@ -142,9 +141,9 @@ def sibling_scores(attrs, start, n, coef, n_features, out):
                                                 n_features)  # fmt: skip
     pos = np.empty(N, np.int64)
     k = local_ids(attrs, start, n, POS, pos)
-    # template 31's weights for a sibling between head and dependent (the three POS),
-    # kept per sentence-local tags: slot 0 alone, slot 1 + direction with it
-    three_tags = np.full((k, k, k, 3), np.nan)
+    # template 31's weights (the three POS; a first child's sibling NONE at k), kept per
+    # sentence-local tags: slot 0 alone, slot 1 + direction with it
+    three_tags = np.full((k, k + 1, k, 3), np.nan)
     for h in range(N):
         hp, hl = _attr(attrs, start, n, h, POS), pos[h]
         for d in range(1, N):
@@ -152,12 +151,13 @@ def sibling_scores(attrs, start, n, coef, n_features, out):
                 continue
             dp, dl = _attr(attrs, start, n, d, POS), pos[d]
             direction = 1 if h < d else 0
-            out[h, h, d] = (
-                sibling_triple_score(coef, hp, NONE, dp, 0, direction, n_features)
-                + first[d, direction]
-            )
-            for s in range(min(h, d) + 1, max(h, d)):
-                sp, sl = _attr(attrs, start, n, s, POS), pos[s]
+            for step in range(abs(h - d)):  # the first child (s == h), then s between
+                if step == 0:
+                    s, sp, sl, distance, pairs = h, NONE, k, 0, first[d, direction]
+                else:
+                    s = min(h, d) + step
+                    sp, sl, distance = _attr(attrs, start, n, s, POS), pos[s], abs(s - d)
+                    pairs = pair[s, d]
                 alone = three_tags[hl, sl, dl, 0]
                 with_direction = three_tags[hl, sl, dl, 1 + direction]
                 if np.isnan(alone) or np.isnan(with_direction):
@@ -166,14 +166,13 @@ def sibling_scores(attrs, start, n, coef, n_features, out):
                     with_direction = coef[_hash_finish(prefix, direction, n_features)]
                     three_tags[hl, sl, dl, 0] = alone
                     three_tags[hl, sl, dl, 1 + direction] = with_direction
-                # sibling_triple_score's sum, in its order
-                prefix = _hash_prefix(36, hp, sp, dp, abs(s - d))
+                prefix = _hash_prefix(36, hp, sp, dp, distance)  # with the distance
                 triple = 0.0
                 triple += alone
                 triple += with_direction
                 triple += coef[_hash_finish(prefix, NO_DIST, n_features)]
                 triple += coef[_hash_finish(prefix, direction, n_features)]
-                out[h, s, d] = triple + pair[s, d]
+                out[h, s, d] = triple + pairs
 
 
 @njit
