@@ -1,6 +1,7 @@
 """Decorators shared by all kernels: the one place numba options live."""
 
 import functools
+import os
 import types
 import warnings
 
@@ -8,6 +9,8 @@ import numba
 import numba.extending
 import numpy as np
 from numba.core.caching import FunctionCache
+
+from ._cache_stamp import drop_stale_kernels, sources_digest
 
 
 class NoKernelCacheWarning(UserWarning):
@@ -57,23 +60,43 @@ def kernel_cache_dir():
         return None
 
 
-#: Compiled kernels are kept on disk where numba can write (see disk_cache_available).
-CACHE = disk_cache_available()
-if not CACHE:
-    warnings.warn(
-        "skstruct found no writable location for numba's cache (the package directory "
-        "is read-only and there is no writable home directory), so its kernels are "
-        "compiled in memory and compiled again in every new process. Set the environment "
-        "variable NUMBA_CACHE_DIR to a writable directory to keep them.",
-        NoKernelCacheWarning,
-        stacklevel=2,
-    )
+def _disk_cache():
+    """Whether compiled kernels go to disk: where numba can write, once the kernels
+    compiled there from other sources are gone (``_cache_stamp``). Warns where not."""
+    if not disk_cache_available():
+        warnings.warn(
+            "skstruct found no writable location for numba's cache (the package "
+            "directory is read-only and there is no writable home directory), so its "
+            "kernels are compiled in memory and compiled again in every new process. Set "
+            "the environment variable NUMBA_CACHE_DIR to a writable directory to keep them.",
+            NoKernelCacheWarning,
+            stacklevel=3,
+        )
+        return False
+    where = kernel_cache_dir()
+    try:
+        drop_stale_kernels(where, sources_digest(os.path.dirname(os.path.abspath(__file__))))
+    except OSError as exc:
+        warnings.warn(
+            f"skstruct could not clear the kernels compiled from other sources out of "
+            f"numba's cache ({where}: {exc}), so its kernels are compiled in memory. Delete "
+            "that directory, or set the environment variable NUMBA_CACHE_DIR to another "
+            "writable one, to keep them.",
+            NoKernelCacheWarning,
+            stacklevel=3,
+        )
+        return False
+    return True
+
+
+#: Compiled kernels are kept on disk where numba can write, and only those compiled from
+#: the kernels' sources as they are now.
+CACHE = _disk_cache()
 
 # cache=True keeps compiled code in __pycache__ so that only the first run of a
 # fresh checkout pays for compilation; nogil lets joblib threads run kernels side by side.
 # numba checks only the timestamp of the file that defines a cached function, not of the
-# files it calls into: after editing a kernel called from another file, delete
-# skstruct/_kernels/__pycache__ before measuring, or the callers run the old code.
+# files it calls into: _disk_cache deletes them all when any kernel source changed.
 njit = functools.partial(numba.njit, cache=CACHE, nogil=True, no_cfunc_wrapper=True)
 njit_parallel = functools.partial(
     numba.njit, cache=CACHE, nogil=True, parallel=True, no_cfunc_wrapper=True
