@@ -40,6 +40,7 @@ def sources_digest(folder):
     ...     _ = f.write("x = 2")
     >>> sources_digest(folder) == before
     False
+    >>> import shutil; shutil.rmtree(folder)
     """
     digest = hashlib.sha1()
     for path in sorted(Path(folder).glob("*.py")):
