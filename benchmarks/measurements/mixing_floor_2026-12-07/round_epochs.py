@@ -9,18 +9,12 @@ Run from the project root:
 ``python benchmarks/measurements/mixing_floor_2026-12-07/round_epochs.py``
 """
 
-import sys
 import time
 
-sys.path.insert(0, "benchmarks")
-from _corpora import brown_pos
+# the corpus and the learner of shard_epochs.py, beside this script (on sys.path as its folder)
+from shard_epochs import brown_pos, learner
 
-from skstruct import BeamSearch, ParameterMixing, StructuredPerceptron, TokenFeatures
-
-
-def learner(**params):
-    return StructuredPerceptron(BeamSearch(beam_size=4), update="max_violation",
-                                random_state=0, features=TokenFeatures(), **params)  # fmt: skip
+from skstruct import ParameterMixing, StructuredPerceptron
 
 
 def main():
