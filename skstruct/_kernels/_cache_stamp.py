@@ -22,12 +22,15 @@ from pathlib import Path
 
 #: The stamp's file name in the cache directory.
 STAMP = "skstruct-kernel-sources.sha1"
+#: The kernels' sources: this folder.
+KERNELS = Path(__file__).resolve().parent
 #: numba's files of compiled kernels: an index per function and its data.
 COMPILED = ("*.nbi", "*.nbc")
 
 
-def sources_digest(folder):
-    """The SHA-1 of every ``*.py`` in ``folder``, by name and content, in name order.
+def sources_digest(folder=KERNELS):
+    """The SHA-1 of every ``*.py`` in ``folder`` (default: the kernels'), by name and
+    content, in name order.
 
     Examples
     --------

@@ -1,7 +1,6 @@
 """Decorators shared by all kernels: the one place numba options live."""
 
 import functools
-import os
 import types
 import warnings
 
@@ -75,7 +74,7 @@ def _disk_cache():
         return False
     where = kernel_cache_dir()
     try:
-        drop_stale_kernels(where, sources_digest(os.path.dirname(os.path.abspath(__file__))))
+        drop_stale_kernels(where, sources_digest())
     except OSError as exc:
         warnings.warn(
             f"skstruct could not clear the kernels compiled from other sources out of "
