@@ -20,28 +20,15 @@ def _probe():  # pragma: no cover - never called: its file locates the cache
     pass
 
 
-def disk_cache_available():
-    """Whether numba can keep this package's compiled kernels on disk.
-
-    numba looks for a writable ``__pycache__`` beside the sources, then a per-user
-    cache directory (``~/.cache/numba`` or ``NUMBA_CACHE_DIR``), and raises at
-    decoration time when none is writable ("no locator available"): a read-only
-    install run by a user without a writable home. This asks the same question
-    without raising.
-    """
-    try:
-        FunctionCache(_probe)
-    except RuntimeError:
-        return False
-    return True
-
-
 def kernel_cache_dir():
     """The directory numba keeps skstruct's compiled kernels in, or None when there is
     none (they are compiled in memory).
 
     ``skstruct/_kernels/__pycache__`` when the package directory is writable, else a
-    directory under numba's per-user cache; ``NUMBA_CACHE_DIR`` overrides both.
+    directory under numba's per-user cache; ``NUMBA_CACHE_DIR`` overrides both. numba
+    raises at decoration time when none is writable ("no locator available": a
+    read-only install run by a user without a writable home); this asks the same
+    question without raising.
 
     Returns
     -------
@@ -62,7 +49,8 @@ def kernel_cache_dir():
 def _disk_cache():
     """Whether compiled kernels go to disk: where numba can write, once the kernels
     compiled there from other sources are gone (``_cache_stamp``). Warns where not."""
-    if not disk_cache_available():
+    where = kernel_cache_dir()  # one probe of numba's locators
+    if where is None:
         warnings.warn(
             "skstruct found no writable location for numba's cache (the package "
             "directory is read-only and there is no writable home directory), so its "
@@ -72,7 +60,6 @@ def _disk_cache():
             stacklevel=3,
         )
         return False
-    where = kernel_cache_dir()
     try:
         drop_stale_kernels(where, sources_digest())
     except OSError as exc:
