@@ -209,9 +209,11 @@ def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
     k = local_ids(attrs, start, n, POS, pos)
     kc = local_ids(attrs, start, n, COARSE, cpos) if coarse else 1
     # each template's weights: slot 0 alone, slot 1 + x with the directions x
+    # indexed by the head's and the dependent's keys first and the grandparent's last:
+    # the loop over grandparents then reads a few hundred contiguous bytes of each
     three_tags = np.full((k, k, k, 5), np.nan)  # template 141 (the three POS)
-    g_form = np.full((N, k, k, 5), np.nan)  # 146, by the grandparent's position
-    d_form = np.full((k, k, N, 5), np.nan)  # 147, by the dependent's position
+    g_form = np.full((k, k, N, 5), np.nan)  # 146, by the grandparent's position
+    d_form = np.full((k, N, k, 5), np.nan)  # 147, by the dependent's position
     three_coarse = np.full((kc, kc, kc, 5), np.nan)  # 148 (the three coarse POS)
     for h in range(1, N):
         hp = pos[h]
@@ -226,46 +228,46 @@ def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
                 x = grandparent_directions(g, h, d)
                 gp = pos[g]
                 total = pair[g, d, x]
-                a = three_tags[gp, hp, dp, 0]
-                b = three_tags[gp, hp, dp, 1 + x]
+                a = three_tags[hp, dp, gp, 0]
+                b = three_tags[hp, dp, gp, 1 + x]
                 if np.isnan(a) or np.isnan(b):
                     pre = _hash_prefix(141, tag[g], tag[h], tag[d], 0)
                     a = coef[_hash_finish(pre, NO_DIST, n_features)]
                     b = coef[_hash_finish(pre, x, n_features)]
-                    three_tags[gp, hp, dp, 0] = a
-                    three_tags[gp, hp, dp, 1 + x] = b
+                    three_tags[hp, dp, gp, 0] = a
+                    three_tags[hp, dp, gp, 1 + x] = b
                 total += a
                 total += b
-                a = g_form[g, hp, dp, 0]
-                b = g_form[g, hp, dp, 1 + x]
+                a = g_form[hp, dp, g, 0]
+                b = g_form[hp, dp, g, 1 + x]
                 if np.isnan(a) or np.isnan(b):
                     pre = _hash_prefix(146, form[g], tag[h], tag[d], 0)
                     a = coef[_hash_finish(pre, NO_DIST, n_features)]
                     b = coef[_hash_finish(pre, x, n_features)]
-                    g_form[g, hp, dp, 0] = a
-                    g_form[g, hp, dp, 1 + x] = b
+                    g_form[hp, dp, g, 0] = a
+                    g_form[hp, dp, g, 1 + x] = b
                 total += a
                 total += b
-                a = d_form[gp, hp, d, 0]
-                b = d_form[gp, hp, d, 1 + x]
+                a = d_form[hp, d, gp, 0]
+                b = d_form[hp, d, gp, 1 + x]
                 if np.isnan(a) or np.isnan(b):
                     pre = _hash_prefix(147, tag[g], tag[h], form[d], 0)
                     a = coef[_hash_finish(pre, NO_DIST, n_features)]
                     b = coef[_hash_finish(pre, x, n_features)]
-                    d_form[gp, hp, d, 0] = a
-                    d_form[gp, hp, d, 1 + x] = b
+                    d_form[hp, d, gp, 0] = a
+                    d_form[hp, d, gp, 1 + x] = b
                 total += a
                 total += b
                 if coarse:
                     gc, hc, dc = cpos[g], cpos[h], cpos[d]
-                    a = three_coarse[gc, hc, dc, 0]
-                    b = three_coarse[gc, hc, dc, 1 + x]
+                    a = three_coarse[hc, dc, gc, 0]
+                    b = three_coarse[hc, dc, gc, 1 + x]
                     if np.isnan(a) or np.isnan(b):
                         pre = _hash_prefix(148, ctag[g], ctag[h], ctag[d], 0)
                         a = coef[_hash_finish(pre, NO_DIST, n_features)]
                         b = coef[_hash_finish(pre, x, n_features)]
-                        three_coarse[gc, hc, dc, 0] = a
-                        three_coarse[gc, hc, dc, 1 + x] = b
+                        three_coarse[hc, dc, gc, 0] = a
+                        three_coarse[hc, dc, gc, 1 + x] = b
                     total += a
                     total += b
                 out[g, h, d] = total

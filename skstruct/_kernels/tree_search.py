@@ -226,73 +226,60 @@ def eisner2(arc, sib, n):
 # -- second order with grandparents (Koo & Collins 2010) ----------------------------------------
 #
 # Items carry the head's own head ``g`` (Koo & Collins' g-spans), so that an arc's
-# grandparent part is scored where the arc is made: ``complete[g, h, e]`` is a complete
-# span from ``h`` to ``e`` (either side), ``incomplete[g, h, m]`` the span of arc
+# grandparent part is scored where the arc is made: ``complete[h, e, g]`` is a complete
+# span from ``h`` to ``e`` (either side), ``incomplete[h, m, g]`` the span of arc
 # ``h -> m`` with the children of ``h`` between them, ``g`` the head of ``h``, outside
-# the span; ``sibling[h, s, t]`` (``s < t``) joins adjacent children ``s``, ``t`` of ``h``.
-# The root, which has no head, is item ``g = h = 0``. Back-pointers are not kept: the
-# backtracking reruns the same maximisations (the first best split, as the fill took
-# it) on the items of the best tree only, which saves three (n + 1)^3 tables.
+# the span; ``sibling[s, t, h]`` (``s < t``) joins adjacent children ``s``, ``t`` of
+# ``h``. The root, which has no head, is item ``g = h = 0``. ``g`` is the last axis: the
+# fill makes the items of one span for every ``g`` at once, each split adding the same
+# number to a contiguous row of them, a loop the compiler turns into vector
+# instructions (this search is O(n^4), the other parts of the parser's search O(n^3)).
+# Back-pointers are not kept: the backtracking reruns the same maximisations for the
+# items of the best tree only (the first best split, as the fill compares them), which
+# saves three (n + 1)^3 tables.
 
 
 @helper
-def _outside(j, s, k):
-    """The ``j``-th position outside span ``[s, s + k]`` (``s == 0``: 0, the root's item)."""
-    if s == 0 or j < s:
-        return j
-    return j + k + 1
-
-
-# The maximisations below read, for a fixed head and end, a column of a table that does
-# not depend on the head's head: it is gathered once into a contiguous vector (``line``)
-# and read by every grandparent, and the backtracking gathers it again, so that both
-# add the same numbers in the same order and take the same split.
+def _outside(s, t, N):
+    """The positions outside span ``[s, t]`` as two ranges ``(0, a)``, ``(b, N)``: the
+    heads of ``s`` or ``t`` (of the root, ``s == 0``: its own item, 0)."""
+    if s == 0:
+        return 1, N
+    return s, t + 1
 
 
 @helper
-def _complete_line(complete, h, e, line):
-    """``line[m] = complete[h, m, e]``: the dependent's far half, for each last child."""
-    step = 1 if e > h else -1
-    for m in range(h + step, e + step, step):
-        line[m] = complete[h, m, e]
-
-
-@helper
-def _best_complete(incomplete, line, g, h, e):
-    """The best ``incomplete[g, h, m] + complete[h, m, e]`` over the last child ``m``
-    of ``h`` on the side of ``e`` (``line`` from :func:`_complete_line`): (score, m)."""
+def _best_complete(incomplete, complete, g, h, e):
+    """The best ``incomplete[h, m, g] + complete[m, e, h]`` over the last child ``m`` of
+    ``h`` on the side of ``e``: (score, m)."""
     best, arg = -np.inf, h
     step = 1 if e > h else -1
     for m in range(h + step, e + step, step):
-        v = incomplete[g, h, m] + line[m]
+        v = incomplete[h, m, g] + complete[m, e, h]
         if v > best:
             best, arg = v, m
     return best, arg
 
 
 @helper
-def _sibling_line(sibling, sib, h, m, line):
-    """``line[r]``: the sibling span of ``r`` and ``m`` (children of ``h``, ``r``
-    between them) plus the sibling part's score."""
+def _sibling_score(sibling, sib, h, r, m):
+    """The sibling span of ``r`` and ``m`` (children of ``h``, ``r`` between them) plus
+    the sibling part's score."""
     if m > h:
-        for r in range(h + 1, m):
-            line[r] = sibling[h, r, m] + sib[h, r, m]
-    else:
-        for r in range(m + 1, h):
-            line[r] = sibling[h, m, r] + sib[h, r, m]
+        return sibling[r, m, h] + sib[h, r, m]
+    return sibling[m, r, h] + sib[h, r, m]
 
 
 @helper
-def _best_incomplete(incomplete, line, first, g, h, m, only_child):
+def _best_incomplete(incomplete, sibling, sib, first, g, h, m, only_child):
     """The best inside of arc ``h -> m`` (the arc's own scores left out): ``m`` the
     first child of ``h`` on its side (score ``first``, split -1), or the next after a
-    sibling ``r`` (``line`` from :func:`_sibling_line`; ``only_child``: the first
-    only). Returns (score, split)."""
+    sibling ``r`` (``only_child``: the first only). Returns (score, split)."""
     best, arg = first, -1
     if not only_child:
         lo, hi = (h + 1, m) if m > h else (m + 1, h)
         for r in range(lo, hi):
-            v = incomplete[g, h, r] + line[r]
+            v = incomplete[h, r, g] + _sibling_score(sibling, sib, h, r, m)
             if v > best:
                 best, arg = v, r
     return best, arg
@@ -301,18 +288,70 @@ def _best_incomplete(incomplete, line, first, g, h, m, only_child):
 @helper
 def _first_child(complete, sib, h, m):
     """The inside of arc ``h -> m`` when ``m`` is ``h``'s first child on its side."""
-    return complete[h, m, h + 1 if m > h else h - 1] + sib[h, h, m]
+    return complete[m, h + 1 if m > h else h - 1, h] + sib[h, h, m]
 
 
 @helper
 def _best_sibling(complete, h, s, t):
-    """The best ``complete[h, s, r] + complete[h, t, r + 1]`` over ``r``: (score, r)."""
+    """The best ``complete[s, r, h] + complete[t, r + 1, h]`` over ``r``: (score, r)."""
     best, arg = -np.inf, s
     for r in range(s, t):
-        v = complete[h, s, r] + complete[h, t, r + 1]
+        v = complete[s, r, h] + complete[t, r + 1, h]
         if v > best:
             best, arg = v, r
     return best, arg
+
+
+@helper
+def _raise_row(row, items, value):
+    """``row[g] = max(row[g], items[g] + value)``: a split's candidates for every ``g``
+    at once. Every ``g``, the span's inside too: those cells are never read (an item's
+    ``g`` is outside its span, so outside the spans it is made of), and one loop with
+    no gap and an unconditional store is one the compiler vectorises (twice as fast)."""
+    for g in range(row.shape[0]):
+        v = items[g] + value
+        row[g] = v if v > row[g] else row[g]
+
+
+@helper
+def _grand_sibling_row(sibling, complete, s, t):
+    """``sibling[s, t, h]`` for every ``h`` (:func:`_best_sibling`'s score; the row
+    starts at -inf)."""
+    row = sibling[s, t]
+    for r in range(s, t):  # every h, as in _raise_row
+        left, right = complete[s, r], complete[t, r + 1]
+        for h in range(row.shape[0]):
+            v = left[h] + right[h]
+            row[h] = v if v > row[h] else row[h]
+
+
+@helper
+def _grand_incomplete_row(incomplete, sibling, sib, complete, arc, grand, h, m, only_child, a, b):
+    """``incomplete[h, m, g]`` for every ``g``: the best inside of arc ``h -> m``
+    (:func:`_best_incomplete`'s score), plus the arc's score, and for the outside ``g``
+    (``[0, a)`` and ``[b, N)``, :func:`_outside`) the grandparent part's (none for the
+    root's arcs)."""
+    row = incomplete[h, m]
+    row[:] = _first_child(complete, sib, h, m)
+    if not only_child:
+        lo, hi = (h + 1, m) if m > h else (m + 1, h)
+        for r in range(lo, hi):
+            _raise_row(row, incomplete[h, r], _sibling_score(sibling, sib, h, r, m))
+    score = arc[h, m]
+    for g in range(a):
+        row[g] = row[g] + score + (grand[g, h, m] if h > 0 else 0.0)
+    for g in range(b, row.shape[0]):
+        row[g] = row[g] + score + grand[g, h, m]
+
+
+@helper
+def _grand_complete_row(incomplete, complete, h, e):
+    """``complete[h, e, g]`` for every ``g`` (:func:`_best_complete`'s score; the row
+    starts at -inf)."""
+    row = complete[h, e]
+    step = 1 if e > h else -1
+    for m in range(h + step, e + step, step):
+        _raise_row(row, incomplete[h, m], complete[m, e, h])
 
 
 @njit
@@ -330,41 +369,22 @@ def eisner_grand(arc, sib, grand, n, single_root):
     complete = np.full((N, N, N), -np.inf)
     incomplete = np.full((N, N, N), -np.inf)
     sibling = np.full((N, N, N), -np.inf)
-    line = np.empty(N)
     for e in range(N):
-        complete[:, e, e] = 0.0
+        complete[e, e, :] = 0.0
     for k in range(1, N):
         for s in range(N - k):
             t = s + k
-            # the heads of s or t outside [s, t], in turn (of the root: its own item, 0)
-            n_out = 1 if s == 0 else N - k - 1
+            a, b = _outside(s, t, N)
             if s > 0:
-                for j in range(n_out):
-                    h = _outside(j, s, k)
-                    sibling[h, s, t] = _best_sibling(complete, h, s, t)[0]
-            only = s == 0 and single_root
-            _sibling_line(sibling, sib, s, t, line)
-            first = _first_child(complete, sib, s, t)
-            for j in range(n_out):
-                g = _outside(j, s, k)
-                v = _best_incomplete(incomplete, line, first, g, s, t, only)[0]
-                incomplete[g, s, t] = v + arc[s, t] + (grand[g, s, t] if s > 0 else 0.0)
+                _grand_sibling_row(sibling, complete, s, t)
+            _grand_incomplete_row(incomplete, sibling, sib, complete, arc, grand, s, t,
+                                  s == 0 and single_root, a, b)  # fmt: skip
             if s > 0:
-                _sibling_line(sibling, sib, t, s, line)
-                first = _first_child(complete, sib, t, s)
-                for j in range(n_out):
-                    g = _outside(j, s, k)
-                    v = _best_incomplete(incomplete, line, first, g, t, s, False)[0]
-                    incomplete[g, t, s] = v + arc[t, s] + grand[g, t, s]
-            _complete_line(complete, s, t, line)
-            for j in range(n_out):
-                g = _outside(j, s, k)
-                complete[g, s, t] = _best_complete(incomplete, line, g, s, t)[0]
+                _grand_incomplete_row(incomplete, sibling, sib, complete, arc, grand, t, s,
+                                      False, a, b)  # fmt: skip
+            _grand_complete_row(incomplete, complete, s, t)
             if s > 0:
-                _complete_line(complete, t, s, line)
-                for j in range(n_out):
-                    g = _outside(j, s, k)
-                    complete[g, t, s] = _best_complete(incomplete, line, g, t, s)[0]
+                _grand_complete_row(incomplete, complete, t, s)
     heads = np.full(N, -1, dtype=np.int64)
     stack = np.zeros((4 * N + 4, 4), dtype=np.int64)  # items (g, h, e, kind)
     _push(stack, 0, 0, 0, n, _COMPLETE)
@@ -374,16 +394,15 @@ def eisner_grand(arc, sib, grand, n, single_root):
         g, h, e, kind = stack[top, 0], stack[top, 1], stack[top, 2], stack[top, 3]
         if kind == _COMPLETE:
             if h != e:
-                _complete_line(complete, h, e, line)
-                m = _best_complete(incomplete, line, g, h, e)[1]
+                m = _best_complete(incomplete, complete, g, h, e)[1]
                 _push(stack, top, g, h, m, _INCOMPLETE)
                 _push(stack, top + 1, h, m, e, _COMPLETE)
                 top += 2
         elif kind == _INCOMPLETE:
             heads[e] = h
-            _sibling_line(sibling, sib, h, e, line)
             first = _first_child(complete, sib, h, e)
-            r = _best_incomplete(incomplete, line, first, g, h, e, h == 0 and single_root)[1]
+            r = _best_incomplete(incomplete, sibling, sib, first, g, h, e,
+                                 h == 0 and single_root)[1]  # fmt: skip
             if r == -1:
                 _push(stack, top, h, e, h + 1 if e > h else h - 1, _COMPLETE)
                 top += 1
