@@ -26,6 +26,7 @@ from skstruct import save as save_model
 from skstruct._kernels.bcfw import aligned
 from skstruct.datasets import make_chain_data
 from skstruct.engine._fused import Minibatch
+from skstruct.parsing import graph_parser
 from skstruct.solvers._bcfw import BlockPool, FrankWolfeBlocks
 from skstruct.structures import ArcFactoredTree, ChainScores, LinearChain
 from skstruct.structures.tree import TreeScores
@@ -183,20 +184,46 @@ def test_fused_chain_epochs_equal_the_generic_steps(order, pool, full, batch_siz
                                    atol=1e-12)  # fmt: skip
 
 
+FIRST_ORDER = [Eisner(), Eisner(single_root=False), ChuLiuEdmonds()]
+SECOND_ORDER = [Eisner(order=2), Eisner(order=2, single_root=False),
+                Eisner(order=2, grandparents=True),
+                Eisner(order=2, single_root=False, grandparents=True)]  # fmt: skip
+
+
+# second order: the small pool only (it grows midway; a pool with room is the first
+# order's case), each kernel compiled serial (batches of 1) and threaded (of 7)
 @pytest.mark.parametrize(
-    "decoder", [Eisner(), Eisner(single_root=False), ChuLiuEdmonds()], ids=repr
+    "decoder, pool, batch_size",
+    [(d, pool, b) for d in FIRST_ORDER for pool in (1, 1024) for b in (1, 7)]
+    + [(d, 1, b) for d in SECOND_ORDER for b in (1, 7)],
+    ids=str,
 )
-@pytest.mark.parametrize("pool", [1, 1024])
-@pytest.mark.parametrize("batch_size", [1, 7])
 def test_fused_tree_epochs_equal_the_generic_steps(decoder, pool, batch_size):
-    """The one-kernel epoch of first-order unlabelled trees = the generic epoch (the
-    decoder under ``ArcFactoredTree.augment``'s scores, ``delta``, ``take_step``), the
-    block pool growing midway (also in the middle of a batch)."""
+    """The one-kernel epoch of unlabelled trees (first or second order, with grandparent
+    parts or not) = the generic epoch (the decoder under ``ArcFactoredTree.augment``'s
+    scores, ``delta``, ``take_step``), the block pool growing midway (also in the middle
+    of a batch)."""
     X, y = _tree_data(n=50, seed=3)
     fused, generic = _kernel_and_python_blocks(StructuredSVM(decoder), X, y, pool, "tree")
+    _assert_same_tree_epochs(fused, generic, len(X), batch_size)
+
+
+def test_the_ud_graph_parsers_kernel_epochs_equal_the_generic_steps(conllu_head):
+    """The UD pipeline's graph parser (``graph_parser``: second order, grandparent parts,
+    lemma and FEATS templates, non-projective training trees lifted) on 40 English-EWT
+    sentences: the kernel epochs give the generic steps' weights and blocks."""
+    X, y = conllu_head("ud-ewt", "en_ewt-ud-train.conllu", 40, max_words=30)
+    model = graph_parser(("lemma", "feats"), order=2, grandparents=True)
+    fused, generic = _kernel_and_python_blocks(model, X, y, 1024, "tree")
+    _assert_same_tree_epochs(fused, generic, len(X), batch_size=1)
+
+
+def _assert_same_tree_epochs(fused, generic, n, batch_size):
+    """Three epochs of each solver in the same random orders (the kernel's minibatches
+    on two threads, the generic ones on one): the same steps, weights and blocks."""
     rng = np.random.default_rng(batch_size)
     for _ in range(3):
-        visit = rng.permutation(len(X))
+        visit = rng.permutation(n)
         stats = fused.epoch(visit, Minibatch(batch_size, 2))
         generic_stats = generic.epoch(visit, Minibatch(batch_size, 1))
         assert stats["mean_step"] == pytest.approx(generic_stats["mean_step"], rel=1e-9)
@@ -205,22 +232,26 @@ def test_fused_tree_epochs_equal_the_generic_steps(decoder, pool, batch_size):
     np.testing.assert_allclose(fused.weights.coef_sum, generic.weights.coef_sum, rtol=1e-9,
                                atol=1e-9)  # fmt: skip
     np.testing.assert_allclose(fused.block_loss, generic.block_loss, rtol=1e-9, atol=1e-12)
-    assert fused.n_steps == generic.n_steps == 3 * len(X)
+    assert fused.n_steps == generic.n_steps == 3 * n
     assert fused.loss == pytest.approx(generic.loss, rel=1e-9)
-    for i in range(len(X)):
+    for i in range(n):
         np.testing.assert_array_equal(fused.blocks.get(i)[0], generic.blocks.get(i)[0])
         np.testing.assert_allclose(fused.blocks.get(i)[1], generic.blocks.get(i)[1], rtol=1e-9,
                                    atol=1e-12)  # fmt: skip
 
 
 def test_structures_without_a_kernel_take_the_python_steps():
-    """Second-order and labelled trees, and beam-searched chains, have no kernel epoch."""
+    """Labelled trees, a decoder whose single root is not its structure's, and
+    beam-searched chains have no kernel epoch."""
     X, y = _tree_data(n=10)
     for decoder in (Eisner(order=2), Eisner()):
-        labelled = decoder.order == 1
-        targets = [[(h, "dep") for h in heads] for heads in y] if labelled else y
+        targets = [[(h, "dep") for h in heads] for heads in y]
         blocks = _blocks_of(StructuredSVM(decoder), X, targets)
         assert blocks._fused() is None
+    blocks = _blocks_of(StructuredSVM(Eisner(order=2, grandparents=True)), X, y)
+    assert blocks._fused() == "tree"
+    blocks.decoder = Eisner(order=2, grandparents=True, single_root=False)
+    assert blocks._fused() is None
     Xc, yc = make_chain_data(10, random_state=0)
     assert (
         _blocks_of(StructuredSVM(BeamSearch(), features=TokenFeatures()), Xc, yc)._fused() is None

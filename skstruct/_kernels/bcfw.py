@@ -27,11 +27,11 @@ from .chain import (
 )
 from .delta import chain_delta, tree_delta
 from .rows import ensure, slot
-from .tree_scores import arc_scores, single_root_penalty
-from .tree_search import chu_liu_edmonds, eisner, scratch
+from .tree_search import decode, scratch
 
 # Eisner's decoding costs n^3: a tree's weight when minibatches are split over threads
 _CUBIC = np.int64(3)  # a numpy integer, not a literal (see _config.ZERO)
+_QUARTIC = np.int64(4)  # with grandparent parts
 
 
 @njit
@@ -304,72 +304,64 @@ def chain_epoch(
 
 
 @helper
-def tree_oracle(attrs, start, n, coef, n_features, gold, projective, single_root, arc, buffer,
-                out):  # fmt: skip
-    """The loss-augmented argmax of a first-order unlabelled tree, its words' heads into
-    ``out``: arc scores plus the Hamming loss (every arc +1, each word's ``gold`` one -1
-    again, as ``ArcFactoredTree.augment`` adds it), the single-root penalty when asked,
-    then Eisner (``projective``) or Chu-Liu-Edmonds. ``arc``, ``buffer``: work arrays
-    of at least ``n + 1`` rows (``tree.scratch``'s)."""
-    view = arc[: n + 1, : n + 1]
-    arc_scores(attrs, start, n, coef, n_features, view, buffer)
-    for h in range(n + 1):
-        for d in range(1, n + 1):
-            view[h, d] += 1.0
-    for d in range(1, n + 1):
-        view[gold[d - 1], d] -= 1.0
-    if single_root:
-        single_root_penalty(view, n, 0.0)
-    heads = eisner(view, n) if projective else chu_liu_edmonds(view)
+def tree_oracle(attrs, start, n, coef, n_features, gold, parts, single_root, work, out):
+    """The loss-augmented argmax of an unlabelled tree, its words' heads into ``out``:
+    ``tree_search.decode`` with the Hamming loss against ``gold`` (the words' gold
+    heads) added to the arc scores. ``parts``: ``(siblings, grandparents,
+    non_projective)``, each None or True as ``decode`` takes them; ``work``:
+    ``tree_search.scratch`` for at least ``n`` words."""
+    siblings, grandparents, non_projective = parts
+    heads = decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projective,
+                   single_root, None, work, gold)  # fmt: skip
     for d in range(n):
         out[d] = heads[d + 1]
 
 
 @njit_parallel
-def tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features, projective,
+def tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features, parts,
                  single_root, pred, schedule, part_start):  # fmt: skip
     """:func:`tree_oracle` of every sentence of ``batch`` against the same weights, in
     parallel (a thread a part of ``balance.sentence_parts``): the heads of sentence
     ``batch[b]``'s words go to ``pred[token_start[b]:]``."""
     longest = longest_sentence(offsets)
     for part in prange(part_start.shape[0] - 1):
-        arc, _, _, buffer, _, _ = scratch(longest, None)
+        work = scratch(longest, parts[0])
         for at in range(part_start[part], part_start[part + 1]):
             b = schedule[at]
             first = offsets[batch[b]]
             n = offsets[batch[b] + 1] - first
-            tree_oracle(attrs, first, n, coef, n_features, heads[first : first + n], projective,
-                        single_root, arc, buffer, pred[token_start[b] :])  # fmt: skip
+            tree_oracle(attrs, first, n, coef, n_features, heads[first : first + n], parts,
+                        single_root, work, pred[token_start[b] :])  # fmt: skip
 
 
 @njit
 def tree_epoch(
     attrs, offsets, heads, visit, position, batch_size, threads, decoded, pred, token_start,
-    coef, coef_sum, n_features, projective, single_root, n_seen, Ci, block_loss, start, length,
-    capacity, pool_keys, pool_values, used, losses, gammas,
+    coef, coef_sum, n_features, order, parts, single_root, n_seen, Ci, block_loss, start,
+    length, capacity, pool_keys, pool_values, used, losses, gammas,
 ):  # fmt: skip
-    """:func:`chain_epoch` for first-order unlabelled trees (Eisner or Chu-Liu-Edmonds
-    oracles, :func:`tree_oracle`): the same minibatches, steps, arguments and returns
-    (``heads``: every word's gold head; ``full`` is 2 or 0, the hashed weights never
-    fill up)."""
+    """:func:`chain_epoch` for unlabelled trees (:func:`tree_oracle`'s oracles: Eisner
+    of ``order`` 1 or 2, with grandparent parts or not, or Chu-Liu-Edmonds, as
+    ``parts`` says): the same minibatches, steps, arguments and returns (``heads``:
+    every word's gold head; ``full`` is 2 or 0, the hashed weights never fill up)."""
     longest = longest_sentence(offsets)
-    arc, _, _, buffer, _, _ = scratch(longest, None)
+    work = scratch(longest, parts[0])
     gold_heads = np.full(longest + 1, -1, dtype=np.int64)
     pred_heads = np.full(longest + 1, -1, dtype=np.int64)
     no_labels = np.zeros(longest + 1, dtype=np.int64)
+    cost = _CUBIC if parts[1] is None else _QUARTIC
     while position < visit.shape[0]:
         lo, batch, fresh = batch_of(visit, position, batch_size, offsets, decoded, token_start)
         if fresh:
             if threads is not None:
-                schedule, part_start = sentence_parts(offsets, batch, threads, _CUBIC)
+                schedule, part_start = sentence_parts(offsets, batch, threads, cost)
                 tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features,
-                             projective, single_root, pred, schedule, part_start)  # fmt: skip
+                             parts, single_root, pred, schedule, part_start)  # fmt: skip
             else:  # in turn, no thread pool (a batch of one: Algorithm 3)
                 for b in range(batch.shape[0]):
                     first, n = offsets[batch[b]], offsets[batch[b] + 1] - offsets[batch[b]]
                     tree_oracle(attrs, first, n, coef, n_features, heads[first : first + n],
-                                projective, single_root, arc, buffer,
-                                pred[token_start[b] :])  # fmt: skip
+                                parts, single_root, work, pred[token_start[b] :])  # fmt: skip
             decoded = lo
         for step in range(position, lo + batch.shape[0]):
             i = visit[step]
@@ -381,7 +373,8 @@ def tree_epoch(
                 if pred_heads[d] != gold_heads[d]:
                     loss += 1.0
             corner_keys, psi = tree_delta(attrs, first, n, gold_heads, no_labels, pred_heads,
-                                          no_labels, n_features, ONE, None, ZERO)  # fmt: skip
+                                          no_labels, n_features, order, parts[1],
+                                          ZERO)  # fmt: skip
             s = start[i]
             keys, block, corner = aligned(pool_keys[s : s + length[i]],
                                           pool_values[s : s + length[i]], corner_keys,

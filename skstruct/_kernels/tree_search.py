@@ -15,6 +15,7 @@ from .arc_features import (
     arc_width,
 )
 from .tree_scores import (
+    add_arc_loss,
     add_label_scores,
     arc_scores,
     grandparent_scores,
@@ -563,9 +564,11 @@ def scratch(longest, siblings):
 
 @njit
 def decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projective,
-           single_root, n_labels, work):  # fmt: skip
+           single_root, n_labels, work, gold):  # fmt: skip
     """Best tree of one sentence under ``coef``: its heads, and with relation labels the
-    labels in ``work[5]`` (``work`` from :func:`scratch`).
+    labels in ``work[5]`` (``work`` from :func:`scratch`). With ``gold`` (the words' gold
+    heads, word ``d``'s at ``gold[d - 1]``; None to decode) the structured SVM's oracle:
+    the best tree under the arc scores plus the Hamming loss (:func:`add_arc_loss`).
 
     What to search is given by types, so that numba compiles only that decoder (see
     "What a first run compiles" in the architecture notes): ``siblings`` None (first
@@ -577,6 +580,8 @@ def decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projec
     arc, sib, best_label, buffer, states, labels = work
     arc_view = arc[: n + 1, : n + 1]
     arc_scores(attrs, start, n, coef, n_features, arc_view, buffer)
+    if gold is not None:
+        add_arc_loss(arc_view, n, gold)
     if n_labels is not None:
         add_label_scores(attrs, start, n, coef, n_features, n_labels, arc_view, best_label, states)
     sib_view = sib[: n + 1, : n + 1, : n + 1]
@@ -636,7 +641,7 @@ def decode_trees(attrs, offsets, sentences, coef, n_features, siblings, grandpar
         start = offsets[sentences[s]]
         n = offsets[sentences[s] + 1] - start
         pred = decode(attrs, start, n, coef, n_features, siblings, grandparents, non_projective,
-                      single_root, n_labels, work)  # fmt: skip
+                      single_root, n_labels, work, None)  # fmt: skip
         for d in range(1, n + 1):
             heads_out[start + d - 1] = pred[d]
             labels_out[start + d - 1] = work[5][d]

@@ -180,7 +180,7 @@ class FrankWolfeBlocks:
         consecutive examples: their oracles all search against the weights the batch
         starts from, on up to ``minibatch.threads`` threads, and their steps are taken
         in turn; size 1 is Algorithm 3). Returns the epoch's counts. Chains searched
-        by exact Viterbi and first-order unlabelled trees run a kernel
+        by exact Viterbi and unlabelled trees run a kernel
         (:func:`~skstruct._kernels.bcfw.chain_epoch`, ``tree_epoch``: the same steps),
         other structures :meth:`take_step` per example."""
         order = np.asarray(order, dtype=np.int64)
@@ -214,7 +214,8 @@ class FrankWolfeBlocks:
         if type(structure) is LinearChain and type(decoder) is Viterbi:
             return "chain"
         tree = type(structure) is ArcFactoredTree and type(decoder) in (Eisner, ChuLiuEdmonds)
-        if tree and structure.order == 1 and not structure.n_labels:
+        # the kernel searches as the structure says (its single root): so must the decoder
+        if tree and not structure.n_labels and decoder.single_root == structure.single_root:
             return "tree"
         return None
 
@@ -239,9 +240,11 @@ class FrankWolfeBlocks:
                     *blocks, sparse,
                 )  # fmt: skip
             else:
+                parts = (structure.siblings, structure.grandparent_parts,
+                         None if self.decoder.projective else True)  # fmt: skip
                 state.n_seen, position, full, decoded, needed = _bcfw.tree_epoch(
                     encoded.attrs, encoded.offsets, self.gold, *batching, state.coef,
-                    state.coef_sum, structure.n_features, self.decoder.projective,
+                    state.coef_sum, structure.n_features, np.int64(structure.order), parts,
                     structure.single_root, state.n_seen, *blocks,
                 )  # fmt: skip
             if full == 1:  # the emission pool: grow it, go on from that example
