@@ -186,11 +186,11 @@ def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
     pair of words and directions, not once per head between them. Those over all three
     words (:func:`grandparent_triple_prefixes`' four, written out here) keep their
     weights in tables indexed by the words' sentence-local tags (:func:`local_ids`) and
-    positions, as :func:`sibling_scores` does; each cell sums the same weights in the
-    same order as :func:`_grandparent_cell`, so that both give the same number.
-    (Written out: a loop over the templates ran 20 % slower, and a function taking the
-    table, a helper or inlined by numba, 50-80 % slower.) ``states``: scratch for 5 hash
-    states."""
+    positions, as :func:`sibling_scores` does, read from ``coef`` before the cells are
+    summed (see below); each cell sums the same weights in the same order as
+    :func:`_grandparent_cell`, so that both give the same number. (Written out: a loop
+    over the templates ran 20 % slower, and a function taking the table, a helper or
+    inlined by numba, 50-80 % slower.) ``states``: scratch for 5 hash states."""
     N = n + 1
     pair = np.zeros((N, N, 4))
     for g in range(N):
@@ -208,69 +208,71 @@ def grandparent_scores(attrs, start, n, coef, n_features, out, states, every):
     pos, cpos = np.empty(N, np.int64), np.zeros(N, np.int64)
     k = local_ids(attrs, start, n, POS, pos)
     kc = local_ids(attrs, start, n, COARSE, cpos) if coarse else 1
-    # each template's weights: slot 0 alone, slot 1 + x with the directions x
-    # indexed by the head's and the dependent's keys first and the grandparent's last:
-    # the loop over grandparents then reads a few hundred contiguous bytes of each
-    three_tags = np.full((k, k, k, 5), np.nan)  # template 141 (the three POS)
-    g_form = np.full((k, k, N, 5), np.nan)  # 146, by the grandparent's position
-    d_form = np.full((k, N, k, 5), np.nan)  # 147, by the dependent's position
-    three_coarse = np.full((kc, kc, kc, 5), np.nan)  # 148 (the three coarse POS)
-    for h in range(1, N):
-        hp = pos[h]
-        for d in range(1, N):
-            if d == h:
-                continue
-            dp = pos[d]
-            lo, hi = min(h, d), max(h, d)
-            for g in range(N):
-                if g == h or (not every and lo <= g <= hi):
+    # The four templates' weights, in one array of four tables back to back: 141 (the
+    # three POS), 146 (by the grandparent's position), 147 (by the dependent's
+    # position), 148 (the three coarse POS); each indexed by the head's and the
+    # dependent's keys first and the grandparent's last (the loop over grandparents
+    # then reads a few hundred contiguous bytes), slot 0 the template alone, slot
+    # 1 + x with the directions x. They are found before any cell is summed: a first
+    # walk over the cells hashes each key a cell needs, once, into ``at``; then one
+    # loop of independent loads reads them from ``coef`` (tens of MB), which the
+    # processor overlaps, where a weight read when its first cell met it waited for
+    # memory alone (most of this kernel's time). A second walk sums the cells.
+    o146 = k * k * k * 5
+    o147 = o146 + k * k * N * 5
+    o148 = o147 + k * N * k * 5
+    at = np.full(o148 + kc * kc * kc * 5, -1, np.int64)
+    weights = np.empty(at.shape[0])
+    for walk in range(2):
+        if walk == 1:
+            for p in range(at.shape[0]):
+                if at[p] >= 0:
+                    weights[p] = coef[at[p]]
+        for h in range(1, N):
+            hp, hc = pos[h], cpos[h]
+            for d in range(1, N):
+                if d == h:
                     continue
-                x = grandparent_directions(g, h, d)
-                gp = pos[g]
-                total = pair[g, d, x]
-                a = three_tags[hp, dp, gp, 0]
-                b = three_tags[hp, dp, gp, 1 + x]
-                if np.isnan(a) or np.isnan(b):
-                    pre = _hash_prefix(141, tag[g], tag[h], tag[d], 0)
-                    a = coef[_hash_finish(pre, NO_DIST, n_features)]
-                    b = coef[_hash_finish(pre, x, n_features)]
-                    three_tags[hp, dp, gp, 0] = a
-                    three_tags[hp, dp, gp, 1 + x] = b
-                total += a
-                total += b
-                a = g_form[hp, dp, g, 0]
-                b = g_form[hp, dp, g, 1 + x]
-                if np.isnan(a) or np.isnan(b):
-                    pre = _hash_prefix(146, form[g], tag[h], tag[d], 0)
-                    a = coef[_hash_finish(pre, NO_DIST, n_features)]
-                    b = coef[_hash_finish(pre, x, n_features)]
-                    g_form[hp, dp, g, 0] = a
-                    g_form[hp, dp, g, 1 + x] = b
-                total += a
-                total += b
-                a = d_form[hp, d, gp, 0]
-                b = d_form[hp, d, gp, 1 + x]
-                if np.isnan(a) or np.isnan(b):
-                    pre = _hash_prefix(147, tag[g], tag[h], form[d], 0)
-                    a = coef[_hash_finish(pre, NO_DIST, n_features)]
-                    b = coef[_hash_finish(pre, x, n_features)]
-                    d_form[hp, d, gp, 0] = a
-                    d_form[hp, d, gp, 1 + x] = b
-                total += a
-                total += b
-                if coarse:
-                    gc, hc, dc = cpos[g], cpos[h], cpos[d]
-                    a = three_coarse[hc, dc, gc, 0]
-                    b = three_coarse[hc, dc, gc, 1 + x]
-                    if np.isnan(a) or np.isnan(b):
-                        pre = _hash_prefix(148, ctag[g], ctag[h], ctag[d], 0)
-                        a = coef[_hash_finish(pre, NO_DIST, n_features)]
-                        b = coef[_hash_finish(pre, x, n_features)]
-                        three_coarse[hc, dc, gc, 0] = a
-                        three_coarse[hc, dc, gc, 1 + x] = b
-                    total += a
-                    total += b
-                out[g, h, d] = total
+                dp, dc = pos[d], cpos[d]
+                lo, hi = min(h, d), max(h, d)
+                for g in range(N):
+                    if g == h or (not every and lo <= g <= hi):
+                        continue
+                    x = grandparent_directions(g, h, d)
+                    gp = pos[g]
+                    p141 = ((hp * k + dp) * k + gp) * 5
+                    p146 = o146 + ((hp * k + dp) * N + g) * 5
+                    p147 = o147 + ((hp * N + d) * k + gp) * 5
+                    p148 = o148 + ((hc * kc + dc) * kc + cpos[g]) * 5
+                    if walk == 0:
+                        if at[p141] < 0 or at[p141 + 1 + x] < 0:
+                            pre = _hash_prefix(141, tag[g], tag[h], tag[d], 0)
+                            at[p141] = _hash_finish(pre, NO_DIST, n_features)
+                            at[p141 + 1 + x] = _hash_finish(pre, x, n_features)
+                        if at[p146] < 0 or at[p146 + 1 + x] < 0:
+                            pre = _hash_prefix(146, form[g], tag[h], tag[d], 0)
+                            at[p146] = _hash_finish(pre, NO_DIST, n_features)
+                            at[p146 + 1 + x] = _hash_finish(pre, x, n_features)
+                        if at[p147] < 0 or at[p147 + 1 + x] < 0:
+                            pre = _hash_prefix(147, tag[g], tag[h], form[d], 0)
+                            at[p147] = _hash_finish(pre, NO_DIST, n_features)
+                            at[p147 + 1 + x] = _hash_finish(pre, x, n_features)
+                        if coarse and (at[p148] < 0 or at[p148 + 1 + x] < 0):
+                            pre = _hash_prefix(148, ctag[g], ctag[h], ctag[d], 0)
+                            at[p148] = _hash_finish(pre, NO_DIST, n_features)
+                            at[p148 + 1 + x] = _hash_finish(pre, x, n_features)
+                        continue
+                    total = pair[g, d, x]
+                    total += weights[p141]
+                    total += weights[p141 + 1 + x]
+                    total += weights[p146]
+                    total += weights[p146 + 1 + x]
+                    total += weights[p147]
+                    total += weights[p147 + 1 + x]
+                    if coarse:
+                        total += weights[p148]
+                        total += weights[p148 + 1 + x]
+                    out[g, h, d] = total
 
 
 @helper
