@@ -32,6 +32,7 @@ from .tree_search import decode, scratch
 # Eisner's decoding costs n^3: a tree's weight when minibatches are split over threads
 _CUBIC = np.int64(3)  # a numpy integer, not a literal (see _config.ZERO)
 _QUARTIC = np.int64(4)  # with grandparent parts
+_TWO = np.int64(2)  # second order: sibling parts
 
 
 @njit
@@ -337,18 +338,20 @@ def tree_oracles(attrs, offsets, heads, batch, token_start, coef, n_features, pa
 @njit
 def tree_epoch(
     attrs, offsets, heads, visit, position, batch_size, threads, decoded, pred, token_start,
-    coef, coef_sum, n_features, order, parts, single_root, n_seen, Ci, block_loss, start,
-    length, capacity, pool_keys, pool_values, used, losses, gammas,
+    coef, coef_sum, n_features, parts, single_root, n_seen, Ci, block_loss, start, length,
+    capacity, pool_keys, pool_values, used, losses, gammas,
 ):  # fmt: skip
     """:func:`chain_epoch` for unlabelled trees (:func:`tree_oracle`'s oracles: Eisner
-    of ``order`` 1 or 2, with grandparent parts or not, or Chu-Liu-Edmonds, as
-    ``parts`` says): the same minibatches, steps, arguments and returns (``heads``:
-    every word's gold head; ``full`` is 2 or 0, the hashed weights never fill up)."""
+    of the first or (with siblings) second order, with grandparent parts or not, or
+    Chu-Liu-Edmonds, as ``parts`` says): the same minibatches, steps, arguments and
+    returns (``heads``: every word's gold head; ``full`` is 2 or 0, the hashed weights
+    never fill up)."""
     longest = longest_sentence(offsets)
     work = scratch(longest, parts[0])
     gold_heads = np.full(longest + 1, -1, dtype=np.int64)
     pred_heads = np.full(longest + 1, -1, dtype=np.int64)
     no_labels = np.zeros(longest + 1, dtype=np.int64)
+    order = ONE if parts[0] is None else _TWO
     cost = _CUBIC if parts[1] is None else _QUARTIC
     while position < visit.shape[0]:
         lo, batch, fresh = batch_of(visit, position, batch_size, offsets, decoded, token_start)

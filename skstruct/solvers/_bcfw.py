@@ -244,8 +244,8 @@ class FrankWolfeBlocks:
                          None if self.decoder.projective else True)  # fmt: skip
                 state.n_seen, position, full, decoded, needed = _bcfw.tree_epoch(
                     encoded.attrs, encoded.offsets, self.gold, *batching, state.coef,
-                    state.coef_sum, structure.n_features, np.int64(structure.order), parts,
-                    structure.single_root, state.n_seen, *blocks,
+                    state.coef_sum, structure.n_features, parts, structure.single_root,
+                    state.n_seen, *blocks,
                 )  # fmt: skip
             if full == 1:  # the emission pool: grow it, go on from that example
                 structure.grow(state)
